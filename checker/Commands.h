@@ -1,0 +1,11 @@
+#pragma once
+// Each subcommand registers itself on the app; its callback stores the
+// process exit code (0 ok, 1 unsafe, 2 bad input, 3 unknown).
+#include <CLI/CLI.hpp>
+
+namespace patchcheck {
+
+void addAsmCommand(CLI::App&, int& exitCode);
+void addDisasmCommand(CLI::App&, int& exitCode);
+
+}  // namespace patchcheck

@@ -1,0 +1,26 @@
+// patchcheck: proves live code-patching sequences safe, or shows why not.
+#include <iostream>
+
+#include "checker/Commands.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{"patchcheck: proofs and counterexamples for live code patching (MIPS)"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", std::string("patchcheck ") + PATCHCHECK_VERSION);
+  int exitCode = 0;
+  patchcheck::addAsmCommand(app, exitCode);
+  patchcheck::addDisasmCommand(app, exitCode);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return 2;  // every bad command line is bad input
+  }
+  return exitCode;
+}

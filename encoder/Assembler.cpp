@@ -1,0 +1,558 @@
+#include "encoder/Assembler.h"
+
+#include <algorithm>
+#include <cctype>
+#include <optional>
+
+#include "encoder/Fields.h"
+#include "encoder/Registers.h"
+
+namespace patchcheck::mips {
+namespace {
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && std::isspace((unsigned char)s.front())) s.remove_prefix(1);
+  while (!s.empty() && std::isspace((unsigned char)s.back())) s.remove_suffix(1);
+  return s;
+}
+
+bool isIdentStart(char c) { return std::isalpha((unsigned char)c) || c == '_' || c == '.' || c == '$'; }
+bool isIdentChar(char c) { return std::isalnum((unsigned char)c) || c == '_' || c == '.' || c == '$'; }
+
+// A piece of source text with the column where it starts.
+struct Piece {
+  std::string_view text;
+  unsigned column;
+};
+
+// One instruction or .word line after pass 1.
+struct Statement {
+  std::string mnemonic;
+  std::vector<Piece> operands;
+  SourceLocation where;
+  std::string source;
+  size_t firstWord = 0;   // index of its first word
+  unsigned event = 0;     // for numeric local labels
+};
+
+struct LocalDef {
+  unsigned label;
+  unsigned event;
+  size_t word;
+};
+
+std::vector<Piece> splitOperands(Piece p) {
+  std::vector<Piece> out;
+  int depth = 0;
+  size_t start = 0;
+  auto push = [&](size_t end) {
+    std::string_view raw = p.text.substr(start, end - start);
+    size_t lead = 0;
+    while (lead < raw.size() && std::isspace((unsigned char)raw[lead])) ++lead;
+    out.push_back({trim(raw), p.column + unsigned(start + lead)});
+  };
+  for (size_t i = 0; i < p.text.size(); ++i) {
+    char c = p.text[i];
+    if (c == '(') ++depth;
+    else if (c == ')') --depth;
+    else if (c == ',' && depth == 0) {
+      push(i);
+      start = i + 1;
+    }
+  }
+  if (!trim(p.text).empty() || !out.empty()) push(p.text.size());
+  return out;
+}
+
+std::string describeIsas(IsaSet s) {
+  std::string out;
+  for (Isa i : {Isa::Mips32R2, Isa::Mips64R2, Isa::Mips32R6, Isa::Mips64R6})
+    if (s & bit(i)) out += (out.empty() ? "" : ", ") + std::string(name(i));
+  return out;
+}
+
+std::string_view kindSyntax(Opnd k) {
+  switch (k) {
+    case Opnd::Rs: return "rs";
+    case Opnd::Rt: return "rt";
+    case Opnd::Rd: return "rd";
+    case Opnd::RtRs: return "rt";
+    case Opnd::Zero: return "$zero";
+    case Opnd::Mem16: case Opnd::Mem9: return "offset(base)";
+    case Opnd::Br16: case Opnd::Br21: case Opnd::Br26: return "target";
+    case Opnd::Jump26: return "target";
+    case Opnd::Cp0Reg: return "$cp0reg";
+    case Opnd::Sel: return "sel";
+    case Opnd::Sa: case Opnd::SaHi: return "sa";
+    case Opnd::Stype: return "stype";
+    case Opnd::Op5: return "op";
+    default: return "imm";
+  }
+}
+
+std::string syntaxOf(const InstrDesc& d) {
+  std::string s(d.mnemonic);
+  for (unsigned i = 0; i < d.operandCount(); ++i)
+    s += (i ? ", " : " ") + std::string(kindSyntax(d.operands[i]));
+  return s;
+}
+
+std::string hex(uint64_t v) {
+  char buf[32];
+  snprintf(buf, sizeof buf, "0x%llx", (unsigned long long)v);
+  return buf;
+}
+
+// Why one candidate row did not fit, and where.
+struct Mismatch {
+  unsigned column;
+  std::string message;
+  bool range = false;  // a value was out of range (for li's message)
+};
+
+class Assembler {
+ public:
+  Assembler(const std::string& file, const AssemblyOptions& o) : file_(file), opt_(o) {}
+
+  std::variant<Assembly, Diagnostics> run(std::string_view source) {
+    if (auto p = targetProblem(opt_.target)) {
+      errors_.push_back({{file_, 0, 0}, *p});
+      return errors_;
+    }
+    passOne(source);
+    if (!errors_.empty()) return errors_;
+    for (const Statement& s : statements_) passTwo(s);
+    if (errors_.empty()) checkSlots();
+    if (!errors_.empty()) return errors_;
+    return std::move(out_);
+  }
+
+ private:
+  std::string file_;
+  const AssemblyOptions& opt_;
+  Diagnostics errors_;
+  std::vector<Statement> statements_;
+  std::vector<LocalDef> locals_;
+  Assembly out_;
+  size_t words_ = 0;
+  unsigned event_ = 0;
+
+  void error(unsigned line, unsigned col, std::string msg) {
+    errors_.push_back({{file_, line, col}, std::move(msg)});
+  }
+
+  Value addressOf(size_t word) const { return opt_.base.plus(int64_t(4 * word)); }
+
+  // ---- pass 1: labels, directives, statement boundaries, addresses
+  void passOne(std::string_view source) {
+    unsigned lineNo = 0;
+    size_t pos = 0;
+    while (pos <= source.size()) {
+      size_t nl = source.find('\n', pos);
+      if (nl == std::string_view::npos) nl = source.size();
+      std::string_view line = source.substr(pos, nl - pos);
+      ++lineNo;
+      if (size_t hash = line.find('#'); hash != std::string_view::npos) line = line.substr(0, hash);
+      size_t start = 0;
+      for (size_t i = 0; i <= line.size(); ++i) {
+        if (i == line.size() || line[i] == ';') {
+          statement(lineNo, {line.substr(start, i - start), unsigned(start + 1)});
+          start = i + 1;
+        }
+      }
+      if (nl == source.size()) break;
+      pos = nl + 1;
+    }
+  }
+
+  void statement(unsigned line, Piece p) {
+    std::string_view t = p.text;
+    unsigned col = p.column;
+    auto skip = [&] {
+      while (!t.empty() && std::isspace((unsigned char)t.front())) t.remove_prefix(1), ++col;
+    };
+    skip();
+    // Labels: `name:` or `N:`, any number of them.
+    while (!t.empty()) {
+      size_t n = 0;
+      if (std::isdigit((unsigned char)t[0])) {
+        while (n < t.size() && std::isdigit((unsigned char)t[n])) ++n;
+      } else if (isIdentStart(t[0]) && t[0] != '$') {
+        while (n < t.size() && isIdentChar(t[n])) ++n;
+      }
+      if (n == 0 || n >= t.size() || t[n] != ':') break;
+      std::string name(t.substr(0, n));
+      if (std::isdigit((unsigned char)name[0])) {
+        locals_.push_back({unsigned(std::stoul(name)), event_++, words_});
+      } else if (out_.labels.count(name) || opt_.symbols.count(name) || opt_.symbolic.count(name)) {
+        error(line, col, "label '" + name + "' is already defined");
+      } else {
+        out_.labels[name] = addressOf(words_);
+      }
+      t.remove_prefix(n + 1), col += unsigned(n + 1);
+      skip();
+    }
+    if (t.empty()) return;
+    size_t n = 0;
+    while (n < t.size() && !std::isspace((unsigned char)t[n])) ++n;
+    std::string mnemonic(t.substr(0, n));
+    std::transform(mnemonic.begin(), mnemonic.end(), mnemonic.begin(),
+                   [](unsigned char c) { return char(std::tolower(c)); });
+    Piece rest{t.substr(n), col + unsigned(n)};
+    SourceLocation where{file_, line, col};
+    if (mnemonic[0] == '.') {
+      directive(mnemonic, rest, where);
+      return;
+    }
+    Statement s{mnemonic, splitOperands(rest), where, std::string(trim(t)), words_, event_};
+    statements_.push_back(std::move(s));
+    ++words_;
+  }
+
+  void directive(const std::string& d, Piece rest, const SourceLocation& where) {
+    std::string_view arg = trim(rest.text);
+    if (d == ".set") {
+      static const char* ok[] = {"noreorder", "noat", "push", "pop", "nomacro", "mips32r2",
+                                 "mips64r2", "mips32r6", "mips64r6", "nomips16", "nomicromips"};
+      for (const char* o : ok)
+        if (arg == o) return;
+      if (arg == "reorder" || arg == "at" || arg == "macro")
+        error(where.line, rest.column + 1,
+              "'.set " + std::string(arg) + "' is not supported: patchcheck assembles under "
+              ".set noreorder and .set noat, one line per word");
+      else
+        error(where.line, rest.column + 1, "unknown '.set " + std::string(arg) + "'");
+      return;
+    }
+    if (d == ".word") {
+      for (const Piece& p : splitOperands(rest)) {
+        Statement s{".word", {p}, where, std::string(trim(rest.text)), words_, event_};
+        statements_.push_back(std::move(s));
+        ++words_;
+      }
+      return;
+    }
+    static const char* ignored[] = {".text", ".globl", ".global", ".type", ".size", ".ent",
+                                    ".end", ".frame", ".mask", ".fmask", ".insn", ".local",
+                                    ".hidden", ".cfi_startproc", ".cfi_endproc"};
+    for (const char* i : ignored)
+      if (d == i) return;
+    error(where.line, where.column, "unknown directive '" + d + "'");
+  }
+
+  // ---- pass 2: choose the row, resolve operands, encode
+  NameResolver resolverFor(const Statement& s) const {
+    NameResolver r;
+    r.dot = addressOf(s.firstWord);
+    r.symbol = [this](std::string_view name) -> std::optional<Value> {
+      std::string n(name);
+      if (auto it = out_.labels.find(n); it != out_.labels.end()) return it->second;
+      if (auto it = opt_.symbols.find(n); it != opt_.symbols.end())
+        return Value::constant(int64_t(it->second));
+      if (opt_.symbolic.count(n)) return Value{n, 0};
+      return std::nullopt;
+    };
+    unsigned ev = s.event;
+    r.local = [this, ev](unsigned label, bool forward) -> std::optional<Value> {
+      std::optional<Value> found;
+      for (const LocalDef& d : locals_) {
+        if (d.label != label) continue;
+        if (forward && d.event >= ev) return addressOf(d.word);
+        if (!forward && d.event < ev) found = addressOf(d.word);
+      }
+      return found;
+    };
+    return r;
+  }
+
+  void passTwo(const Statement& s) {
+    NameResolver names = resolverFor(s);
+    AssembledWord w;
+    w.address = addressOf(s.firstWord);
+    w.where = s.where;
+    w.source = s.source;
+    if (s.mnemonic == ".word") {
+      const Piece& p = s.operands[0];
+      auto e = parseExpr(p.text, names);
+      if (auto* err = std::get_if<ExprError>(&e)) {
+        error(s.where.line, p.column + unsigned(err->offset), err->message);
+        return;
+      }
+      Expr x = std::get<Expr>(e);
+      if (x.isConstant()) {
+        uint64_t v = applyReloc(x.reloc, uint64_t(x.value.addend));
+        if (int64_t(v) < -0x80000000ll || (int64_t(v) > 0xffffffffll && x.reloc == Reloc::None)) {
+          error(s.where.line, p.column, ".word value " + hex(v) + " does not fit 32 bits");
+          return;
+        }
+        w.bits = uint32_t(v);
+      } else {
+        w.symbolicMask = 0xffffffff;
+      }
+      w.operands[0] = Operand{Opnd::None, 0, x};
+      out_.words.push_back(std::move(w));
+      return;
+    }
+
+    std::vector<const InstrDesc*> named, inIsa;
+    for (const InstrDesc& d : instructionTable()) {
+      if (d.mnemonic != s.mnemonic) continue;
+      named.push_back(&d);
+      if (opt_.target.has(d.isas)) inIsa.push_back(&d);
+    }
+    if (named.empty()) {
+      error(s.where.line, s.where.column, "unknown instruction '" + s.mnemonic + "'");
+      return;
+    }
+    if (inIsa.empty()) {
+      IsaSet where = 0;
+      for (auto* d : named) where |= d->isas;
+      error(s.where.line, s.where.column,
+            "'" + s.mnemonic + "' is not available in " + std::string(name(opt_.target.isa)) +
+                " (only in " + describeIsas(where) + ")");
+      return;
+    }
+    std::optional<Mismatch> first;
+    bool anyCount = false, allRange = true;
+    for (const InstrDesc* d : inIsa) {
+      if (d->operandCount() != s.operands.size()) continue;
+      anyCount = true;
+      auto m = tryRow(*d, s, names, w);
+      if (!m) {
+        out_.words.push_back(std::move(w));
+        return;
+      }
+      allRange = allRange && m->range;
+      if (!first) first = m;
+    }
+    if (!anyCount) {
+      std::string forms;
+      for (auto* d : inIsa)
+        if (!(d->flags & kAsmOnly) || d->mnemonic == "li")
+          forms += (forms.empty() ? "" : " | ") + syntaxOf(*d);
+      error(s.where.line, s.where.column,
+            "'" + s.mnemonic + "' takes " + forms + " (got " + std::to_string(s.operands.size()) +
+                " operand" + (s.operands.size() == 1 ? "" : "s") + ")");
+      return;
+    }
+    if (s.mnemonic == "li" && allRange) {
+      error(s.where.line, s.operands[1].column,
+            "li " + std::string(s.operands[1].text) +
+                " needs more than one word (lui+ori); a line must be one instruction, "
+                "so write the words explicitly");
+      return;
+    }
+    error(s.where.line, first->column, first->message);
+  }
+
+  // Fills `w` from row `d`, or says why the row does not fit.
+  std::optional<Mismatch> tryRow(const InstrDesc& d, const Statement& s, const NameResolver& names,
+                                 AssembledWord& w) {
+    w.desc = &d;
+    w.bits = d.match;
+    w.symbolicMask = 0;
+    for (unsigned i = 0; i < d.operandCount(); ++i) {
+      Opnd k = d.operands[i];
+      const Piece& p = s.operands[i];
+      Operand& op = w.operands[i];
+      op = Operand{k, 0, {}};
+      if (isRegisterKind(k)) {
+        auto r = parseGpr(p.text, opt_.target.abi);
+        if (!r) return Mismatch{p.column, "expected a register, got '" + std::string(p.text) + "'"};
+        if (k == Opnd::Zero && *r != 0)
+          return Mismatch{p.column, "'" + s.mnemonic + "' needs $zero as its first operand"};
+        op.reg = *r;
+        w.bits |= placeRegister(k, *r);
+        continue;
+      }
+      if (k == Opnd::Cp0Reg) {
+        bool numeric = p.text.size() >= 2 && p.text[0] == '$' &&
+                       std::isdigit((unsigned char)p.text[1]);
+        auto r = numeric ? parseGpr(p.text, Abi::O32) : std::nullopt;
+        if (!r)
+          return Mismatch{p.column, "expected a coprocessor 0 register $0..$31, got '" +
+                                        std::string(p.text) + "'"};
+        op.reg = *r;
+        w.bits |= placeImmediate(k, *r);
+        continue;
+      }
+      std::string_view exprText = p.text;
+      unsigned exprColumn = p.column;
+      if (isMemoryKind(k)) {
+        size_t close = p.text.size();
+        size_t open = p.text.rfind('(');
+        if (close == 0 || p.text.back() != ')' || open == std::string_view::npos)
+          return Mismatch{p.column, "expected offset(base), got '" + std::string(p.text) + "'"};
+        auto base = parseGpr(trim(p.text.substr(open + 1, close - open - 2)), opt_.target.abi);
+        if (!base)
+          return Mismatch{p.column + unsigned(open) + 1, "expected a base register in '" +
+                                                            std::string(p.text) + "'"};
+        op.reg = *base;
+        w.bits |= placeRegister(k, *base);
+        exprText = trim(p.text.substr(0, open));
+        if (exprText.empty()) exprText = "0";
+      }
+      auto parsed = parseExpr(exprText, names);
+      if (auto* err = std::get_if<ExprError>(&parsed))
+        return Mismatch{exprColumn + unsigned(err->offset), err->message};
+      op.expr = std::get<Expr>(parsed);
+      if (auto m = placeValue(d, i, op, w, exprColumn)) return m;
+    }
+    if (d.flags & kCommutative) {
+      // R6 beqc/bnec: GNU as puts the lower register in rs.
+      unsigned a = w.operands[0].reg, b = w.operands[1].reg;
+      if (a == 0 || b == 0)
+        return Mismatch{s.operands[0].column, "the source register must not be $0"};
+      if (a == b)
+        return Mismatch{s.operands[0].column, "'" + s.mnemonic + "' needs two different registers"};
+      if (a > b) {
+        std::swap(w.operands[0].reg, w.operands[1].reg);
+        w.bits = (w.bits & ~0x03ff0000u) | placeRegister(Opnd::Rs, b) | placeRegister(Opnd::Rt, a);
+      }
+    }
+    if (!satisfiesRule(d.rule, w.bits)) {
+      bool zero = (d.rule == FieldRule::RsNonZero && rsOf(w.bits) == 0) ||
+                  (d.rule == FieldRule::RsZeroRtNonZero && rtOf(w.bits) == 0) ||
+                  (d.rule == FieldRule::RsEqRtNonZero && rtOf(w.bits) == 0) ||
+                  (d.rule == FieldRule::RsNeRtBothNonZero && (rsOf(w.bits) == 0 || rtOf(w.bits) == 0));
+      return Mismatch{s.operands[0].column,
+                      zero ? "the source register must not be $0"
+                           : "invalid operands for '" + s.mnemonic + "': rs and rt must differ"};
+    }
+    if ((d.op == Op::Jalr || d.op == Op::JalrHb) && rdOf(w.bits) == rsOf(w.bits) &&
+        !opt_.allowUnpredictable)
+      return Mismatch{s.operands[0].column,
+                      "jalr with rd == rs is UNPREDICTABLE (an exception in its delay slot "
+                      "re-executes the jalr with the link already written); source and "
+                      "destination must be different"};
+    return std::nullopt;
+  }
+
+  // Resolves one immediate, offset or target into its field.
+  std::optional<Mismatch> placeValue(const InstrDesc& d, unsigned i, Operand& op, AssembledWord& w,
+                                     unsigned col) {
+    Opnd k = op.kind;
+    const Expr& e = op.expr;
+    bool is64 = opt_.target.is64();
+    if (k == Opnd::Br16 || k == Opnd::Br21 || k == Opnd::Br26 || k == Opnd::Jump26) {
+      if (e.reloc != Reloc::None)
+        return Mismatch{col, std::string(relocName(e.reloc)) + " cannot be a branch target"};
+      Value slot = w.address.plus(4);
+      if (k == Opnd::Jump26) {
+        if (!e.isConstant() || !slot.isConstant()) {
+          w.symbolicMask |= operandBits(k);
+          return std::nullopt;
+        }
+        uint64_t target = uint64_t(e.value.addend), pc = uint64_t(slot.addend);
+        if (!is64) target &= 0xffffffff, pc &= 0xffffffff;
+        if (target & 3) return Mismatch{col, "jump target " + hex(target) + " is not word-aligned"};
+        if ((target & ~0x0fffffffull) != (pc & ~0x0fffffffull))
+          return Mismatch{col, "jump target " + hex(target) +
+                                   " is outside the 256 MB region of the delay slot at " + hex(pc) +
+                                   " (j/jal reach only " + hex(pc & ~0x0fffffffull) + ".." +
+                                   hex((pc & ~0x0fffffffull) | 0x0ffffffc) + ")"};
+        w.bits |= placeImmediate(k, target >> 2);
+        return std::nullopt;
+      }
+      if (e.value.symbol != slot.symbol) {
+        w.symbolicMask |= operandBits(k);
+        return std::nullopt;
+      }
+      int64_t diff = int64_t(uint64_t(e.value.addend) - uint64_t(slot.addend));
+      if (!is64) diff = int64_t(int32_t(uint32_t(diff)));
+      if (diff & 3) return Mismatch{col, "branch target is not word-aligned (offset " + std::to_string(diff) + ")"};
+      unsigned width = immediateWidth(k);
+      int64_t words = diff >> 2, limit = int64_t(1) << (width - 1);
+      if (words < -limit || words >= limit)
+        return Mismatch{col, "branch offset " + std::to_string(diff) + " bytes is out of range for '" +
+                                 std::string(d.mnemonic) + "' (" + std::to_string(width) +
+                                 "-bit word offset: -" + std::to_string(limit * 4) + ".." +
+                                 std::to_string((limit - 1) * 4) + ")"};
+      w.bits |= placeImmediate(k, uint64_t(words));
+      return std::nullopt;
+    }
+    if (!e.isConstant()) {
+      bool symbolicOk = k == Opnd::Simm16 || k == Opnd::Uimm16 || k == Opnd::Mem16;
+      if (!symbolicOk)
+        return Mismatch{col, "operand " + std::to_string(i + 1) + " of '" + std::string(d.mnemonic) +
+                                 "' must be a constant, but '" + e.value.symbol +
+                                 "' has no concrete address"};
+      w.symbolicMask |= placeImmediate(k, ~0ull);
+      return std::nullopt;
+    }
+    uint64_t raw = applyReloc(e.reloc, uint64_t(e.value.addend));
+    if (e.reloc != Reloc::None) {
+      if (immediateWidth(k) != 16 || k == Opnd::LiSimm || k == Opnd::LiUimm || k == Opnd::LiHi)
+        return Mismatch{col, std::string(relocName(e.reloc)) + " is not allowed here"};
+      w.bits |= placeImmediate(k, raw);
+      return std::nullopt;
+    }
+    int64_t v = int64_t(raw);
+    if (k == Opnd::LiSimm || k == Opnd::LiUimm || k == Opnd::LiHi) {
+      // GNU as folds 32-bit constants to their sign-extended value (also on MIPS64).
+      if (v >= 0x80000000ll && v <= 0xffffffffll) v = int64_t(int32_t(uint32_t(v)));
+      if (k == Opnd::LiHi) {
+        if ((v & 0xffff) != 0 || v < -0x80000000ll || v > 0x7fffffffll)
+          return Mismatch{col, "li value " + hex(uint64_t(v)) + " out of range", true};
+        w.bits |= placeImmediate(k, uint64_t(v) >> 16);
+        return std::nullopt;
+      }
+    }
+    auto range = immediateRange(k);
+    if (range && !range->contains(v))
+      return Mismatch{col, "operand " + std::to_string(i + 1) + " of '" + std::string(d.mnemonic) +
+                               "' is out of range: " + std::to_string(v) + " not in " +
+                               std::to_string(range->lo) + ".." + std::to_string(range->hi),
+                      true};
+    if (k == Opnd::SaHi) v -= 32;
+    w.bits |= placeImmediate(k, uint64_t(v));
+    return std::nullopt;
+  }
+
+  // A control transfer in a delay slot or R6 forbidden slot.
+  void checkSlots() {
+    if (opt_.allowUnpredictable) return;
+    for (size_t i = 0; i + 1 < out_.words.size(); ++i) {
+      const InstrDesc* a = out_.words[i].desc;
+      const InstrDesc* b = out_.words[i + 1].desc;
+      if (!a || !b || !b->isControlTransfer()) continue;
+      bool delay = a->flags & kDelaySlot, forbidden = a->flags & kForbiddenSlot;
+      if (!delay && !forbidden) continue;
+      const auto& at = out_.words[i + 1].where;
+      std::string what = delay ? "the delay slot" : "the forbidden slot";
+      std::string effect = opt_.target.isR6() ? "a Reserved Instruction exception in R6"
+                                              : "UNPREDICTABLE";
+      if (forbidden) effect = "a Reserved Instruction exception";
+      error(at.line, at.column,
+            "'" + std::string(b->mnemonic) + "' in " + what + " of '" + std::string(a->mnemonic) +
+                "' (line " + std::to_string(out_.words[i].where.line) + ") is " + effect);
+    }
+  }
+};
+
+}  // namespace
+
+std::variant<Assembly, Diagnostics> assemble(std::string_view source, const std::string& file,
+                                             const AssemblyOptions& opt) {
+  return Assembler(file, opt).run(source);
+}
+
+std::variant<std::vector<uint32_t>, Diagnostics> concreteWords(const Assembly& a) {
+  std::vector<uint32_t> out;
+  Diagnostics errs;
+  for (const AssembledWord& w : a.words) {
+    if (!w.isConcrete()) {
+      std::string sym;
+      for (const Operand& o : w.operands)
+        if (!o.expr.value.symbol.empty()) sym = o.expr.value.symbol;
+      errs.push_back({w.where, "'" + w.source + "' depends on '" + sym +
+                                   "', which has no concrete address (give it with --sym)"});
+      continue;
+    }
+    out.push_back(w.bits);
+  }
+  if (!errs.empty()) return errs;
+  return out;
+}
+
+}  // namespace patchcheck::mips

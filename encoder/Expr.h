@@ -1,0 +1,55 @@
+#pragma once
+// Assembler expressions. A value is linear in at most one symbol whose
+// address is not known (symbolic); everything else folds to a constant.
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+
+namespace patchcheck::mips {
+
+// GNU as relocation operators.
+enum class Reloc : uint8_t { None, Hi, Lo, Higher, Highest };
+
+// symbol + addend; an empty symbol means a constant.
+struct Value {
+  std::string symbol;
+  int64_t addend = 0;
+
+  bool isConstant() const { return symbol.empty(); }
+  static Value constant(int64_t v) { return {{}, v}; }
+  Value plus(int64_t d) const { return {symbol, int64_t(uint64_t(addend) + uint64_t(d))}; }
+  bool operator==(const Value&) const = default;
+  std::string str() const;
+};
+
+struct Expr {
+  Reloc reloc = Reloc::None;
+  Value value;
+  bool isConstant() const { return value.isConstant(); }
+};
+
+// %hi/%lo/%higher/%highest with GNU's carry rules.
+uint64_t applyReloc(Reloc, uint64_t);
+std::string_view relocName(Reloc);
+
+// How names in an expression resolve: a label or symbol, `.`, or a numeric
+// local label reference (`1f`, `1b`). nullopt = undefined.
+struct NameResolver {
+  std::function<std::optional<Value>(std::string_view)> symbol;
+  std::function<std::optional<Value>(unsigned label, bool forward)> local;
+  Value dot;
+};
+
+struct ExprError {
+  size_t offset;  // into the parsed text
+  std::string message;
+};
+
+// Parses a whole operand (GNU as precedence: * / % << >> bind tighter than
+// | & ^, which bind tighter than + -).
+std::variant<Expr, ExprError> parseExpr(std::string_view text, const NameResolver&);
+
+}  // namespace patchcheck::mips
