@@ -1,0 +1,32 @@
+#pragma once
+// The calling convention facts the checker needs (Linux MIPS o32, n32, n64;
+// ../shared/FACTS.md): which registers are live at a function's entry, which
+// a call may clobber, stack alignment; and the effect of calling an external
+// C function such as the tracer callback.
+#include <string>
+#include <vector>
+
+#include "model/MachineState.h"
+
+namespace patchcheck::mips {
+
+struct AbiModel {
+  Abi abi;
+  std::vector<unsigned> arguments;    // a0-a3 (o32) or a0-a7 (n32/n64)
+  std::vector<unsigned> calleeSaved;  // s0-s7, s8/fp, gp (n32/n64: gp is callee-saved)
+  std::vector<unsigned> liveAtEntry;  // arguments, sp, ra, gp, callee-saved
+  std::vector<unsigned> dead;         // may change across a site: at, v0, v1, t*, k0, k1 ...
+  unsigned stackAlign;                // 8 (o32) or 16 (n32/n64)
+  unsigned slotBytes;                 // size of a saved register: 4 or 8
+
+  static AbiModel of(Abi);
+  bool isLive(unsigned reg) const;
+};
+
+// A call to an external C function `name` from `state`: caller-saved
+// registers become fresh values, callee-saved registers and sp keep theirs,
+// memory below sp may change, memory at and above sp does not. v0/v1 are
+// fresh (the return value). `tag` makes the fresh names unique.
+void callExternal(MachineState& state, const AbiModel&, const std::string& name, unsigned tag);
+
+}  // namespace patchcheck::mips
