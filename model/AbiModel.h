@@ -21,6 +21,9 @@ struct AbiModel {
 
   static AbiModel of(Abi);
   bool isLive(unsigned reg) const;
+  // Keeps its value across a call to a kernel C function: callee-saved,
+  // sp, and gp (Linux keeps thread_info in $28 under every ABI).
+  bool preservedByCall(unsigned reg) const;
 };
 
 // A call to an external C function `name` from `state`: caller-saved

@@ -29,12 +29,21 @@ class Cpu {
   bool likelyUnsettled() const;
   void settleLikely(bool taken);
 
+  // Any branch in flight whose condition is symbolic (a delayed branch
+  // before its delay slot ends, or an R6 compact branch whose forbidden
+  // slot is next): the caller forks by calling settleBranch(true/false)
+  // after adding `slot->control.taken` (or its negation) to its path.
+  // Settling a compact branch moves pc to the target or the forbidden slot;
+  // settling a not-taken branch-likely skips its delay slot.
+  bool branchUnsettled() const;
+  void settleBranch(bool taken);
+
   // Executes the word fetched at pc and advances pc. Faults include the
   // slot rules (a control transfer in a delay slot or forbidden slot).
   std::vector<Fault> step(const Fetched&);
 
   // An interrupt (or preemption) at this boundary: the handler preserves
-  // all state; execution resumes at EPC.
+  // all state; execution resumes at EPC. ERET clears LLbit.
   void interrupt();
 
   bool inDelaySlot() const { return slot && slot->control.kind == Control::Kind::Delayed; }

@@ -5,6 +5,7 @@
 #include <z3++.h>
 
 #include <array>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,10 +18,16 @@ namespace patchcheck::mips {
 struct SideEffect {
   std::string what;        // "cache 0x15", "mtc0 $12,0", "sync 0", "eret", ...
   z3::expr address;        // the address it touched, or the pc
+  std::optional<z3::expr> value = std::nullopt;  // the value written (mtc0, dmtc0), if any
 };
 
 struct MachineState {
   MachineState(z3::context& c, const Target& t);  // every register and memory zero
+  MachineState(const MachineState&) = default;
+  MachineState(MachineState&&) = default;
+  // Assignment between states of the same context (paths fork and merge).
+  MachineState& operator=(const MachineState&);
+  MachineState& operator=(MachineState&& o) { return *this = static_cast<const MachineState&>(o); }
 
   // Every GPR (but $0), HI, LO and memory a fresh constant named
   // prefix + register name ("in.a0"), so a proof covers every entry state.
@@ -32,6 +39,11 @@ struct MachineState {
   z3::expr hi, lo;               // pre-R6 multiply/divide results
   z3::expr memory;               // array: 64-bit address -> 8-bit byte
   std::vector<SideEffect> effects;
+  z3::expr llbit;                // LLbit: set by ll/lld, cleared by an interrupt (ERET)
+  unsigned freshCount = 0;       // numbers the fresh values this state has made
+  // Concrete mode: choices the architecture leaves open (sc success) take
+  // their deterministic hardware value instead of a fresh constant.
+  bool concrete = false;
 
   unsigned width() const { return target.gprBits(); }
   z3::expr reg(unsigned r) const { return gpr[r & 31]; }
@@ -41,6 +53,12 @@ struct MachineState {
   z3::expr address(const z3::expr& gprValue) const;
   // A 64-bit address as a GPR value (truncates on 32-bit ISAs).
   z3::expr fromAddress(const z3::expr& addr64) const;
+  // A 64-bit address computed with 64-bit arithmetic, reduced to what the
+  // ISA can form (32-bit ISAs: modulo 2^32, sign-extended).
+  z3::expr normalize(const z3::expr& addr64) const;
+  // A value no instruction determines (mfc0 result, sc success...): a new
+  // constant "what#N"; bits == 0 makes a boolean.
+  z3::expr fresh(const std::string& what, unsigned bits);
 
   z3::expr load(const z3::expr& addr64, unsigned bytes) const;  // endian-aware
   void store(const z3::expr& addr64, const z3::expr& value, unsigned bytes);

@@ -1,0 +1,58 @@
+#pragma once
+// Concrete mode: the symbolic semantics run on numerals. Every term the
+// semantics builds from numerals simplifies back to a numeral, so the same
+// code that proves also replays counterexamples and is compared with QEMU.
+#include <z3++.h>
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/Cpu.h"
+
+namespace patchcheck::mips {
+
+// The term as a number, or nothing when it does not simplify to a numeral
+// (it depends on a symbol or on a value the architecture leaves open).
+std::optional<uint64_t> concreteValue(const z3::expr&);
+
+// A word fetched with concrete bits.
+Fetched fetchWord(z3::context&, uint32_t word, Isa);
+
+// Where a concrete run starts.
+struct ConcreteStart {
+  Target target;
+  uint64_t base = 0;                 // address of words[0] (64-bit, sign-extended on 32-bit ISAs)
+  std::vector<uint32_t> words;       // the program
+  std::array<uint64_t, 32> gpr{};    // entry registers (gpr[0] ignored)
+  uint64_t hi = 0, lo = 0;           // pre-R6
+  struct Bytes {
+    uint64_t address;
+    std::vector<uint8_t> bytes;
+  };
+  std::vector<Bytes> memory;         // initial memory; the rest is zero
+  // Interrupt before these step numbers (0-based) to replay re-execution.
+  std::vector<unsigned> interruptBefore;
+  unsigned maxSteps = 10000;
+};
+
+struct ConcreteRun {
+  MachineState state;
+  uint64_t pc = 0;                   // where it stopped
+  unsigned steps = 0;
+  std::vector<Fault> faults;         // faults that happened (condition true); the run stops at the first
+  std::string stop;                  // why it stopped: "left the program", "fault", "step limit"
+
+  std::optional<uint64_t> reg(unsigned r) const { return concreteValue(state.reg(r)); }
+  std::optional<uint64_t> hi() const { return concreteValue(state.hi); }
+  std::optional<uint64_t> lo() const { return concreteValue(state.lo); }
+  std::optional<uint64_t> byte(uint64_t address) const;
+};
+
+// Runs from base until pc leaves the program (at a boundary outside any
+// delay slot), a fault happens, or the step limit.
+ConcreteRun runConcrete(z3::context&, const ConcreteStart&);
+
+}  // namespace patchcheck::mips
