@@ -4,6 +4,7 @@
 // Everything keeps its source location so errors and reports can point at
 // the spec line.
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -45,6 +46,7 @@ struct StateSpec {
 struct ConditionSpec {
   std::string reg;
   uint64_t value = 0;
+  SourceLocation where;  // the register name in the spec
 };
 
 // One alternative of a behaviour: `untraced`, `call T [with C && ...]`, `enter G`.
@@ -53,6 +55,7 @@ struct OutcomeSpec {
   Kind kind = Kind::Untraced;
   std::string target;                   // T or G
   std::vector<ConditionSpec> with;      // call only
+  SourceLocation where;                 // the symbol name in the spec
   std::string str() const;
 };
 
@@ -60,6 +63,7 @@ struct BehaviourSpec {
   std::vector<OutcomeSpec> alternatives;  // A | B | ...
   std::string text;
   SourceLocation where;
+  std::string str() const;  // canonical: alternatives' str() joined by " | "
 };
 
 struct StepSpec {
@@ -105,6 +109,7 @@ struct Spec {
   unsigned words = 0;
   std::vector<WordSpec> body;         // F's first real instructions
   bool allowUnpredictable = false;    // [site] allow_unpredictable
+  SourceLocation functionWhere;       // [site] function (or the file start)
 
   std::vector<SymbolSpec> symbols;
   std::vector<RegionSpec> regions;    // spec-given; ISA defaults fill the rest
@@ -125,6 +130,9 @@ struct Spec {
       if (s.name == n) return &s;
     return nullptr;
   }
+  // Where character `offset` of a string that starts at `start` sits in the
+  // file: TOML escapes (\t, \") take more columns than they yield.
+  SourceLocation locate(const SourceLocation& start, size_t offset) const;
 };
 
 std::variant<Spec, Diagnostics> loadSpec(const std::string& path);
@@ -132,5 +140,9 @@ std::variant<Spec, Diagnostics> parseSpec(std::string_view text, const std::stri
 
 // "call ftrace_regs_caller with t0 == 0 | untraced" -> alternatives.
 std::variant<BehaviourSpec, std::string> parseBehaviour(std::string_view text);
+// The same, with positions: `locate(offset)` says where character `offset`
+// of `text` is; errors and the parts' `where` use it.
+std::variant<BehaviourSpec, Diagnostic> parseBehaviour(
+    std::string_view text, const std::function<SourceLocation(size_t)>& locate);
 
 }  // namespace patchcheck
