@@ -38,7 +38,7 @@ struct Counterexample {
   std::vector<FetchEvent> schedule;
   std::vector<std::string> interrupts;   // where an interrupt hit
   std::vector<TraceStep> trace;
-  std::map<std::string, uint64_t> entryRegisters;  // ABI name -> value
+  std::vector<std::pair<std::string, uint64_t>> entryRegisters;  // $1..$31 by ABI name
   std::map<std::string, uint64_t> symbols;         // symbol -> address
   std::vector<std::string> details;      // register that differs, target reached, ...
   bool replayed = false;                 // confirmed by the concrete semantics

@@ -10,6 +10,7 @@ int main(int argc, char** argv) {
   int exitCode = 0;
   patchcheck::addAsmCommand(app, exitCode);
   patchcheck::addDisasmCommand(app, exitCode);
+  patchcheck::addCheckCommand(app, exitCode);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -1,0 +1,79 @@
+// `patchcheck check`: prove each transition of each spec safe, or show why not.
+#include <iostream>
+
+#include "checker/Checker.h"
+#include "checker/Commands.h"
+#include "checker/Report.h"
+#include "checker/TargetOptions.h"
+#include "checker/Trampolines.h"
+
+namespace patchcheck {
+namespace {
+
+struct CheckArgs {
+  std::vector<std::string> specs;
+  std::string transition;
+  bool matrix = false, json = false, verbose = false, summary = false;
+  unsigned timeoutMs = 20000;
+  TargetOptions target;
+};
+
+int runCheck(const CheckArgs& a) {
+  z3::context ctx;  // one per run
+  RunResults rr;
+  for (const std::string& path : a.specs) {
+    auto loaded = loadSpec(path);
+    if (auto* e = std::get_if<Diagnostics>(&loaded)) {
+      for (const auto& d : *e) std::cerr << d.str() << "\n";
+      return 2;
+    }
+    const Spec& spec = std::get<Spec>(loaded);
+    CheckOptions opt;
+    opt.timeoutMs = a.timeoutMs;
+    if (!a.transition.empty()) opt.transition = a.transition;
+    std::vector<mips::Target> targets = targetsOf(spec, a.matrix);
+    if (!a.target.isa.empty() || !a.target.endian.empty() || !a.target.abi.empty())
+      for (auto& t : targets) t = a.target.over(t);
+    for (const mips::Target& t : targets) {
+      if (auto p = mips::targetProblem(t)) {
+        std::cerr << "<command line>: error: " << *p << "\n";
+        return 2;
+      }
+      auto contracts = trampolineContracts(spec, t, ctx);
+      if (auto* e = std::get_if<Diagnostics>(&contracts)) {
+        for (const auto& d : *e) std::cerr << d.str() << "\n";
+        return 2;
+      }
+      opt.contracts = std::get<std::map<std::string, TrampolineContract>>(contracts);
+      auto r = checkSpec(spec, t, ctx, opt);
+      if (auto* e = std::get_if<Diagnostics>(&r)) {
+        for (const auto& d : *e) std::cerr << d.str() << "\n";
+        return 2;
+      }
+      rr.specs.push_back(std::get<SpecResult>(r));
+      rr.targets.push_back(t);
+      if (!a.json && !a.summary) printSpecResult(std::cout, rr.specs.back(), t, a.verbose);
+    }
+  }
+  if (a.json) std::cout << toJson(rr).dump(2) << "\n";
+  else if (a.summary) printSummaryTable(std::cout, rr);
+  return exitCodeOf(rr);
+}
+
+}  // namespace
+
+void addCheckCommand(CLI::App& app, int& exitCode) {
+  auto args = std::make_shared<CheckArgs>();
+  CLI::App* cmd = app.add_subcommand("check", "Prove the transitions of spec files safe, or show a counterexample");
+  cmd->add_option("specs", args->specs, "spec files (TOML)")->required();
+  cmd->add_option("--transition", args->transition, "only this transition, as FROM->TO");
+  cmd->add_flag("--matrix", args->matrix, "every [target] matrix entry, in both endians");
+  cmd->add_flag("--json", args->json, "JSON output");
+  cmd->add_flag("--summary", args->summary, "one table row per transition and target");
+  cmd->add_flag("-v,--verbose", args->verbose, "also list safe states and notes");
+  cmd->add_option("--timeout", args->timeoutMs, "solver timeout per query in ms (UNKNOWN past it)");
+  args->target.addTo(*cmd);
+  cmd->callback([args, &exitCode] { exitCode = runCheck(*args); });
+}
+
+}  // namespace patchcheck

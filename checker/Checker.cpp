@@ -1,0 +1,242 @@
+#include "checker/Checker.h"
+
+#include <algorithm>
+#include <chrono>
+#include <set>
+
+#include "checker/PassExplorer.h"
+#include "checker/SiteInstance.h"
+
+namespace patchcheck {
+
+std::string_view name(Verdict v) {
+  switch (v) {
+    case Verdict::Safe: return "SAFE";
+    case Verdict::Unsafe: return "UNSAFE";
+    case Verdict::Unknown: return "UNKNOWN";
+  }
+  return "?";
+}
+
+std::vector<mips::Target> targetsOf(const Spec& s, bool matrix) {
+  if (!matrix || s.matrix.empty()) return {s.target};
+  std::vector<mips::Target> out;
+  for (const mips::Target& t : s.matrix)
+    for (mips::Endian e : {mips::Endian::Big, mips::Endian::Little}) {
+      mips::Target x = t;
+      x.endian = e;
+      out.push_back(x);
+    }
+  return out;
+}
+
+namespace {
+
+BehaviourSpec unionOf(const BehaviourSpec& a, const BehaviourSpec& b) {
+  BehaviourSpec u = a;
+  for (const OutcomeSpec& o : b.alternatives) {
+    bool dup = std::any_of(u.alternatives.begin(), u.alternatives.end(),
+                           [&](const OutcomeSpec& x) { return x.str() == o.str(); });
+    if (!dup) u.alternatives.push_back(o);
+  }
+  u.text = u.str();
+  return u;
+}
+
+// Notes for calls whose trampoline code is not part of the proof.
+std::vector<std::string> callNotes(const BehaviourSpec& b, const CheckOptions& opt) {
+  std::vector<std::string> out;
+  for (const OutcomeSpec& o : b.alternatives)
+    if (o.kind == OutcomeSpec::Kind::Call) {
+      auto it = opt.contracts.find(o.target);
+      if (it == opt.contracts.end() || !it->second.proven)
+        out.push_back("call " + o.target + ": checked at the site only (entry state and condition); " +
+                      o.target + "'s own code is outside this proof");
+    }
+  return out;
+}
+
+class SpecChecker {
+ public:
+  SpecChecker(const Spec& s, const SiteInstance& site, z3::context& c, const CheckOptions& o)
+      : spec_(s), site_(site), c_(c), opt_(o), prover_(c, o.timeoutMs) {}
+
+  StateResult checkState(const StateSpec& st) {
+    StateResult r;
+    r.state = st.name;
+    r.target = site_.target();
+    const BehaviourSpec& declared = spec_.behaviour.at(st.name);
+    r.declared = declared.str();
+    Timeline tl = Timeline::of(TransitionSpec{}, regionWords());
+    ModelSpec m = spec_.model;
+    FetchModel fm(tl, m, When::Live);
+    PassSetup ps = setup(tl, fm, declared);
+    for (unsigned i = 0; i < spec_.words; ++i) ps.versions[i] = {site_.state(st.name)[i]};
+    ps.trackReached = true;
+    PassOutcome out = explorePasses(ps, prover_);
+    r.counts = out.counts;
+    r.counts.intermediateStates = 1;
+    r.verdict = out.verdict;
+    r.counterexample = out.counterexample;
+    r.notes = callNotes(declared, opt_);
+    if (r.verdict == Verdict::Safe)
+      for (const OutcomeSpec& o : declared.alternatives)
+        if (!out.reached.count(o.str())) {
+          r.verdict = Verdict::Unsafe;
+          Counterexample cx;
+          cx.rule = "state '" + st.name + "' is declared '" + declared.str() + "' but no pass does '" +
+                    o.str() + "'";
+          cx.replayNote = "found by exhausting every pass through the state";
+          r.counterexample = cx;
+          break;
+        }
+    return r;
+  }
+
+  std::variant<TransitionResult, Diagnostics> checkTransition(const TransitionSpec& t) {
+    auto start = std::chrono::steady_clock::now();
+    TransitionResult r;
+    r.spec = spec_.name;
+    r.specPath = spec_.path;
+    r.transition = t.name();
+    r.where = t.where;
+    r.target = site_.target();
+    r.expect = t.expect;
+    r.culprit = t.where;
+    Timeline tl = Timeline::of(t, regionWords());
+    // Versions of each word: before the transition, then one per write.
+    std::vector<std::vector<WordImage>> versions(regionWords());
+    std::vector<std::vector<std::string>> names(regionWords());
+    const auto& from = site_.state(t.from);
+    const auto& to = site_.state(t.to);
+    for (unsigned i = 0; i < regionWords(); ++i) {
+      versions[i].push_back(i < spec_.words ? from[i] : site_.body()[i - spec_.words]);
+      names[i].push_back("old");
+    }
+    Diagnostics errs;
+    for (const StepSpec& s : t.steps) {
+      if (s.kind != StepSpec::Kind::Write) continue;
+      if (s.index >= regionWords()) {
+        errs.push_back({s.where, "write " + std::to_string(s.index) + " is outside the site (" +
+                                     std::to_string(spec_.words) + " words) and the declared body"});
+        continue;
+      }
+      if (s.interim) {
+        auto img = site_.interim(*s.interim, s.index);
+        if (auto* e = std::get_if<Diagnostics>(&img)) {
+          errs.insert(errs.end(), e->begin(), e->end());
+          continue;
+        }
+        versions[s.index].push_back(std::get<WordImage>(img));
+        names[s.index].push_back("interim '" + s.interim->text + "'");
+      } else if (s.index < spec_.words) {
+        versions[s.index].push_back(to[s.index]);
+        names[s.index].push_back("new");
+      } else {
+        errs.push_back({s.where, "write " + std::to_string(s.index) +
+                                     " addresses a body word, which no state holds: give the word as "
+                                     "write " + std::to_string(s.index) + " = \"insn\""});
+      }
+    }
+    if (!errs.empty()) return errs;
+    // The steps must end in `to`.
+    for (unsigned i = 0; i < spec_.words; ++i)
+      if (!versions[i].back().sameAs(to[i])) {
+        r.verdict = Verdict::Unsafe;
+        Counterexample cx;
+        cx.rule = "the steps do not end in '" + t.to + "': word " + std::to_string(i) + " ends as '" +
+                  versions[i].back().source + "', '" + t.to + "' has '" + to[i].source + "'";
+        cx.replayNote = "found by applying the writes in order";
+        r.counterexample = cx;
+        r.counts.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        return r;
+      }
+    r.counts.intermediateStates = intermediateStates(tl, versions);
+    BehaviourSpec allowed = t.allow ? *t.allow : unionOf(spec_.behaviour.at(t.from), spec_.behaviour.at(t.to));
+    r.notes = callNotes(allowed, opt_);
+    if (t.when == When::Boot) {
+      r.notes.push_back("boot: nothing executes the site during the steps; only the final state matters");
+      r.counts.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      return r;
+    }
+    FetchModel fm(tl, spec_.model, t.when);
+    PassSetup ps = setup(tl, fm, allowed);
+    ps.versions = versions;
+    ps.versionNames = names;
+    PassOutcome out = explorePasses(ps, prover_);
+    unsigned states = r.counts.intermediateStates;
+    r.counts = out.counts;
+    r.counts.intermediateStates = states;
+    r.verdict = out.verdict;
+    r.counterexample = out.counterexample;
+    r.unknownReason = out.unknownReason;
+    r.counts.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return r;
+  }
+
+ private:
+  const Spec& spec_;
+  const SiteInstance& site_;
+  z3::context& c_;
+  const CheckOptions& opt_;
+  Prover prover_;
+
+  unsigned regionWords() const { return site_.regionWords(); }
+
+  PassSetup setup(const Timeline& tl, const FetchModel& fm, const BehaviourSpec& allowed) {
+    PassSetup ps;
+    ps.site = &site_;
+    ps.timeline = &tl;
+    ps.fetch = &fm;
+    ps.allowed = allowed;
+    ps.delaySlotInterrupts = spec_.model.delaySlotInterrupts;
+    ps.contracts = &opt_.contracts;
+    ps.versions.resize(regionWords());
+    ps.versionNames.resize(regionWords());
+    for (unsigned i = spec_.words; i < regionWords(); ++i) {
+      ps.versions[i] = {site_.body()[i - spec_.words]};
+      ps.versionNames[i] = {"original"};
+    }
+    for (unsigned i = 0; i < spec_.words; ++i) ps.versionNames[i] = {"state"};
+    return ps;
+  }
+
+  // Distinct contents of the site along the writer's program order.
+  static unsigned intermediateStates(const Timeline& tl, const std::vector<std::vector<WordImage>>& v) {
+    std::vector<std::vector<unsigned>> seen;
+    for (unsigned p = 0; p <= tl.stepCount; ++p) {
+      std::vector<unsigned> contents;
+      for (unsigned i = 0; i < v.size(); ++i) contents.push_back(tl.byWord.size() > i ? tl.versionAt(i, p) : 0);
+      if (std::find(seen.begin(), seen.end(), contents) == seen.end()) seen.push_back(contents);
+    }
+    return unsigned(seen.size());
+  }
+};
+
+}  // namespace
+
+std::variant<SpecResult, Diagnostics> checkSpec(const Spec& spec, const mips::Target& t, z3::context& c,
+                                                const CheckOptions& opt) {
+  auto site = SiteInstance::make(spec, t, c);
+  if (auto* e = std::get_if<Diagnostics>(&site)) return *e;
+  const SiteInstance& s = std::get<SiteInstance>(site);
+  SpecChecker checker(spec, s, c, opt);
+  SpecResult r;
+  r.spec = spec.name;
+  r.specPath = spec.path;
+  bool wanted = !opt.transition;
+  for (const TransitionSpec& tr : spec.transitions)
+    if (opt.transition && tr.name() == *opt.transition) wanted = true;
+  if (!wanted) return Diagnostics{{{spec.path, 0, 0}, "no transition '" + *opt.transition + "' in this spec"}};
+  for (const StateSpec& st : spec.states) r.states.push_back(checker.checkState(st));
+  if (opt.statesOnly) return r;
+  for (const TransitionSpec& tr : spec.transitions) {
+    if (opt.transition && tr.name() != *opt.transition) continue;
+    auto res = checker.checkTransition(tr);
+    if (auto* e = std::get_if<Diagnostics>(&res)) return *e;
+    r.transitions.push_back(std::get<TransitionResult>(res));
+  }
+  return r;
+}
+
+}  // namespace patchcheck

@@ -1,0 +1,33 @@
+#pragma once
+// Checks one spec on one target: each state alone has exactly its declared
+// behaviour; each transition's steps end in `to`, and every execution of a
+// pass while the writer runs them stays within the allowed behaviours.
+// One Z3 context per run, owned by the caller.
+#include <z3++.h>
+
+#include <map>
+#include <optional>
+#include <string>
+#include <variant>
+
+#include "checker/Spec.h"
+#include "checker/TrampolineContract.h"
+#include "checker/Verdict.h"
+
+namespace patchcheck {
+
+struct CheckOptions {
+  unsigned timeoutMs = 20000;
+  std::optional<std::string> transition;  // "from->to": only this one
+  bool statesOnly = false;
+  std::map<std::string, TrampolineContract> contracts;  // proven trampoline contracts
+};
+
+std::variant<SpecResult, Diagnostics> checkSpec(const Spec&, const mips::Target&, z3::context&,
+                                                const CheckOptions&);
+
+// The targets a spec runs on: its [target], or with `matrix` every matrix
+// entry in both endians.
+std::vector<mips::Target> targetsOf(const Spec&, bool matrix);
+
+}  // namespace patchcheck

@@ -1,0 +1,48 @@
+#pragma once
+// Enumerates the executions of one pass through the site while the writer
+// runs its steps (docs/model.md): which version each fetch sees (the fetch
+// model decides what is allowed), where interrupts land, which way symbolic
+// branches go and where the pass leaves. Executions that fetch the same word
+// sequence are one path; each path is one Z3 query: can it end outside the
+// allowed behaviours? The first satisfiable one becomes a counterexample,
+// replayed through the concrete semantics before it is reported.
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "checker/Behaviour.h"
+#include "checker/FetchModel.h"
+#include "checker/Prover.h"
+#include "checker/SiteInstance.h"
+#include "checker/Verdict.h"
+
+namespace patchcheck {
+
+struct PassSetup {
+  const SiteInstance* site = nullptr;
+  // Per word of the site region (site words, then body words): the images
+  // each version holds; version 0 is the word before the transition.
+  std::vector<std::vector<WordImage>> versions;
+  std::vector<std::vector<std::string>> versionNames;  // "old", "new", "interim"
+  const Timeline* timeline = nullptr;
+  const FetchModel* fetch = nullptr;
+  BehaviourSpec allowed;
+  bool delaySlotInterrupts = true;
+  const std::map<std::string, TrampolineContract>* contracts = nullptr;
+  bool trackReached = false;  // record which allowed alternatives some path takes
+};
+
+struct PassOutcome {
+  Verdict verdict = Verdict::Safe;
+  Counts counts;
+  std::optional<Counterexample> counterexample;
+  std::set<std::string> reached;  // OutcomeSpec::str() of alternatives taken
+  std::string unknownReason;
+  std::vector<std::string> notes;
+};
+
+PassOutcome explorePasses(const PassSetup&, Prover&);
+
+}  // namespace patchcheck

@@ -1,0 +1,34 @@
+#pragma once
+// The thin layer over Z3 the checker uses: base facts asserted once, then
+// one check per question, with a timeout. Unknown is never read as unsat.
+#include <z3++.h>
+
+#include <optional>
+
+namespace patchcheck {
+
+enum class Answer { Sat, Unsat, Unknown };
+
+class Prover {
+ public:
+  Prover(z3::context&, unsigned timeoutMs);
+
+  void assume(const z3::expr&);
+  // Is `query` satisfiable together with the base facts?
+  Answer check(const z3::expr& query);
+  // The model of the last Sat answer.
+  const z3::model& model() const { return *model_; }
+  unsigned queries() const { return queries_; }
+  std::string lastUnknownReason() const { return unknownReason_; }
+
+  void push() { solver_.push(); }
+  void pop() { solver_.pop(); }
+
+ private:
+  z3::solver solver_;
+  std::optional<z3::model> model_;
+  unsigned queries_ = 0;
+  std::string unknownReason_;
+};
+
+}  // namespace patchcheck

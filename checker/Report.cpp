@@ -1,0 +1,187 @@
+#include "checker/Report.h"
+
+#include <cstdio>
+#include <iomanip>
+#include <sstream>
+
+#include "checker/Behaviour.h"
+
+namespace patchcheck {
+namespace {
+
+std::string counts(const Counts& c) {
+  char buf[160];
+  snprintf(buf, sizeof buf, "%u intermediate states, %u executions, %u paths, %u queries, %.3f s",
+           c.intermediateStates, c.executions, c.paths, c.queries, c.seconds);
+  return buf;
+}
+
+std::string expectation(const TransitionResult& t) {
+  if (!t.expect) return "";
+  if (t.expectationMet()) return "  (as expected)";
+  return std::string("  EXPECTATION MISMATCH: the spec says ") +
+         (*t.expect == Expect::Safe ? "safe" : "unsafe");
+}
+
+std::string pad(std::string s, size_t n) {
+  if (s.size() < n) s.resize(n, ' ');
+  return s;
+}
+
+}  // namespace
+
+void printCounterexample(std::ostream& o, const Counterexample& cx, const std::string& in) {
+  o << in << "broken rule: " << cx.rule << "\n";
+  if (!cx.intermediateState.empty()) o << in << "words seen:  " << cx.intermediateState << "\n";
+  if (!cx.schedule.empty()) {
+    o << in << "schedule:   ";
+    for (const FetchEvent& f : cx.schedule)
+      o << " [word " << f.word << ": " << f.version << ", " << f.writesLanded << " writes landed]";
+    o << "\n";
+  }
+  for (const std::string& i : cx.interrupts) o << in << i << "\n";
+  if (!cx.trace.empty()) {
+    o << in << "trace:\n";
+    for (const TraceStep& s : cx.trace) {
+      char head[64];
+      snprintf(head, sizeof head, "%016llx: %08x  ", (unsigned long long)s.address, s.word);
+      o << in << "  " << head << pad(s.text, 26) << pad(s.origin, 24);
+      if (!s.note.empty()) o << "  " << s.note;
+      o << "\n";
+    }
+  }
+  if (!cx.symbols.empty()) {
+    o << in << "symbols:    ";
+    for (const auto& [n, v] : cx.symbols) o << " " << n << "=" << hex(v);
+    o << "\n";
+  }
+  if (!cx.entryRegisters.empty()) {
+    o << in << "entry regs: ";
+    unsigned k = 0;
+    for (const auto& [n, v] : cx.entryRegisters) {
+      if (k && k % 4 == 0) o << "\n" << in << "            ";
+      o << " " << n << "=" << hex(v);
+      ++k;
+    }
+    o << "\n";
+  }
+  for (const std::string& d : cx.details) o << in << d << "\n";
+  o << in << (cx.replayed ? "confirmed: " : "not confirmed: ") << cx.replayNote << "\n";
+}
+
+void printSpecResult(std::ostream& o, const SpecResult& r, const mips::Target& t, bool verbose) {
+  o << r.specPath << " [" << t.str() << "]\n";
+  for (const StateResult& s : r.states) {
+    if (!verbose && s.verdict == Verdict::Safe) continue;
+    o << "  state " << pad(s.state, 16) << pad(std::string(name(s.verdict)), 8) << s.declared << "\n";
+    if (s.counterexample) printCounterexample(o, *s.counterexample, "      ");
+  }
+  for (const TransitionResult& tr : r.transitions) {
+    o << "  " << pad(tr.transition, 22) << pad(std::string(name(tr.verdict)), 8) << counts(tr.counts)
+      << expectation(tr) << "\n";
+    if (tr.verdict == Verdict::Unknown) o << "      solver: " << tr.unknownReason << "\n";
+    if (tr.counterexample) printCounterexample(o, *tr.counterexample, "      ");
+    if (verbose)
+      for (const std::string& n : tr.notes) o << "      note: " << n << "\n";
+  }
+}
+
+void printSummaryTable(std::ostream& o, const RunResults& rr) {
+  o << pad("spec", 28) << pad("transition", 22) << pad("target", 24) << pad("verdict", 9) << pad("expect", 8)
+    << pad("paths", 7) << "time\n";
+  for (size_t i = 0; i < rr.specs.size(); ++i) {
+    const SpecResult& r = rr.specs[i];
+    for (const StateResult& s : r.states)
+      if (s.verdict != Verdict::Safe)
+        o << pad(r.spec, 28) << pad("state " + s.state, 22) << pad(rr.targets[i].str(), 24)
+          << pad(std::string(name(s.verdict)), 9) << pad("-", 8) << pad(std::to_string(s.counts.paths), 7) << "\n";
+    for (const TransitionResult& t : r.transitions) {
+      char time[32];
+      snprintf(time, sizeof time, "%.3f s", t.counts.seconds);
+      std::string ex = !t.expect ? "-" : t.expectationMet() ? "met" : "MISSED";
+      o << pad(r.spec, 28) << pad(t.transition, 22) << pad(rr.targets[i].str(), 24)
+        << pad(std::string(name(t.verdict)), 9) << pad(ex, 8) << pad(std::to_string(t.counts.paths), 7) << time
+        << "\n";
+    }
+  }
+}
+
+nlohmann::json toJson(const Counterexample& cx) {
+  nlohmann::json j;
+  j["rule"] = cx.rule;
+  j["words_seen"] = cx.intermediateState;
+  j["schedule"] = nlohmann::json::array();
+  for (const FetchEvent& f : cx.schedule)
+    j["schedule"].push_back({{"word", f.word}, {"version", f.version}, {"writes_landed", f.writesLanded}});
+  j["interrupts"] = cx.interrupts;
+  j["trace"] = nlohmann::json::array();
+  for (const TraceStep& s : cx.trace)
+    j["trace"].push_back({{"address", hex(s.address)}, {"word", hex(s.word)}, {"text", s.text},
+                          {"origin", s.origin}, {"note", s.note}});
+  for (const auto& [n, v] : cx.entryRegisters) j["entry_registers"][n] = hex(v);
+  for (const auto& [n, v] : cx.symbols) j["symbols"][n] = hex(v);
+  j["details"] = cx.details;
+  j["replayed"] = cx.replayed;
+  j["replay"] = cx.replayNote;
+  return j;
+}
+
+namespace {
+nlohmann::json countsJson(const Counts& c) {
+  return {{"intermediate_states", c.intermediateStates}, {"executions", c.executions}, {"paths", c.paths},
+          {"queries", c.queries}, {"seconds", c.seconds}};
+}
+}  // namespace
+
+nlohmann::json toJson(const TransitionResult& t) {
+  nlohmann::json j{{"transition", t.transition}, {"target", t.target.str()}, {"verdict", name(t.verdict)},
+                   {"counts", countsJson(t.counts)}, {"notes", t.notes},
+                   {"line", t.where.line}};
+  if (t.expect) {
+    j["expect"] = *t.expect == Expect::Safe ? "safe" : "unsafe";
+    j["expectation_met"] = t.expectationMet();
+  }
+  if (t.counterexample) j["counterexample"] = toJson(*t.counterexample);
+  if (t.verdict == Verdict::Unknown) j["unknown_reason"] = t.unknownReason;
+  return j;
+}
+
+nlohmann::json toJson(const StateResult& s) {
+  nlohmann::json j{{"state", s.state}, {"target", s.target.str()}, {"verdict", name(s.verdict)},
+                   {"declared", s.declared}, {"counts", countsJson(s.counts)}, {"notes", s.notes}};
+  if (s.counterexample) j["counterexample"] = toJson(*s.counterexample);
+  return j;
+}
+
+nlohmann::json toJson(const RunResults& rr) {
+  nlohmann::json j = nlohmann::json::array();
+  for (size_t i = 0; i < rr.specs.size(); ++i) {
+    const SpecResult& r = rr.specs[i];
+    nlohmann::json s{{"spec", r.spec}, {"path", r.specPath}, {"target", rr.targets[i].str()}};
+    s["states"] = nlohmann::json::array();
+    for (const auto& st : r.states) s["states"].push_back(toJson(st));
+    s["transitions"] = nlohmann::json::array();
+    for (const auto& t : r.transitions) s["transitions"].push_back(toJson(t));
+    j.push_back(s);
+  }
+  return {{"results", j}, {"exit_code", exitCodeOf(rr)}};
+}
+
+int exitCodeOf(const RunResults& rr) {
+  bool unsafe = false, unknown = false;
+  for (const SpecResult& r : rr.specs) {
+    for (const StateResult& s : r.states) {
+      unsafe = unsafe || s.verdict == Verdict::Unsafe;
+      unknown = unknown || s.verdict == Verdict::Unknown;
+    }
+    for (const TransitionResult& t : r.transitions) {
+      if (t.expect) unsafe = unsafe || !t.expectationMet();
+      else unsafe = unsafe || t.verdict == Verdict::Unsafe;
+      unknown = unknown || t.verdict == Verdict::Unknown;
+    }
+  }
+  if (unsafe) return 1;
+  return unknown ? 3 : 0;
+}
+
+}  // namespace patchcheck

@@ -1,0 +1,30 @@
+#pragma once
+// Human-readable and JSON renderings of check results.
+#include <nlohmann/json.hpp>
+
+#include <ostream>
+#include <vector>
+
+#include "checker/Verdict.h"
+
+namespace patchcheck {
+
+struct RunResults {
+  std::vector<SpecResult> specs;  // one per (spec, target)
+  std::vector<mips::Target> targets;
+};
+
+void printCounterexample(std::ostream&, const Counterexample&, const std::string& indent);
+void printSpecResult(std::ostream&, const SpecResult&, const mips::Target&, bool verbose);
+void printSummaryTable(std::ostream&, const RunResults&);
+
+nlohmann::json toJson(const Counterexample&);
+nlohmann::json toJson(const TransitionResult&);
+nlohmann::json toJson(const StateResult&);
+nlohmann::json toJson(const RunResults&);
+
+// 0 all safe (and expectations met), 1 unsafe or an expectation missed,
+// 3 unknown.
+int exitCodeOf(const RunResults&);
+
+}  // namespace patchcheck
