@@ -86,12 +86,37 @@ std::variant<SiteInstance, Diagnostics> SiteInstance::make(const Spec& spec, con
   if (auto* e = std::get_if<Diagnostics>(&body)) errs.insert(errs.end(), e->begin(), e->end());
   else s.body_ = std::move(std::get<std::vector<WordImage>>(body));
   if (!errs.empty()) return errs;
-  auto addConditions = [&](const std::vector<WordImage>& ws) {
+  // An encoding's side condition (j/jal region, branch reach, immediate
+  // range) must hold for every allowed placement; a placement that breaks
+  // it is what Linux reports as a relocation overflow.
+  z3::solver placement(c);
+  for (const z3::expr& e : s.constraints_) placement.add(e);
+  auto checkConditions = [&](const std::vector<WordImage>& ws) {
     for (const WordImage& w : ws)
-      for (const z3::expr& cond : w.symbolic.conditions) s.constraints_.push_back(cond);
+      for (size_t k = 0; k < w.symbolic.conditions.size(); ++k) {
+        placement.push();
+        placement.add(!w.symbolic.conditions[k]);
+        if (placement.check() == z3::sat) {
+          z3::model m = placement.get_model();
+          std::string where;
+          for (const auto& [n, term] : s.symbols_) {
+            uint64_t v = 0;
+            m.eval(term, true).is_numeral_u64(v);
+            char buf[40];
+            snprintf(buf, sizeof buf, "0x%llx", (unsigned long long)v);
+            where += (where.empty() ? "" : ", ") + n + " = " + buf;
+          }
+          errs.push_back({w.assembled.where,
+                          "'" + w.source + "' cannot be encoded for every placement (" + t.str() +
+                              "): it needs " + w.symbolic.reasons[k] + ", which fails at " + where +
+                              " (relocation overflow)"});
+        }
+        placement.pop();
+      }
   };
-  for (const auto& [n, ws] : s.states_) addConditions(ws);
-  addConditions(s.body_);
+  for (const auto& [n, ws] : s.states_) checkConditions(ws);
+  checkConditions(s.body_);
+  if (!errs.empty()) return errs;
   return s;
 }
 
@@ -135,7 +160,10 @@ std::variant<std::vector<WordImage>, Diagnostics> SiteInstance::assembleWords(
     return Diagnostics{{at, "expected " + std::to_string(words.size()) + " words, the assembly has " +
                                 std::to_string(assembly.words.size())}};
   }
-  for (size_t i = 0; i < words.size(); ++i) out.push_back(image(assembly.words[i], words[i].text));
+  for (size_t i = 0; i < words.size(); ++i) {
+    out.push_back(image(assembly.words[i], words[i].text));
+    out.back().assembled.where = words[i].where;  // report at the spec's text
+  }
   return out;
 }
 
