@@ -48,8 +48,13 @@ std::string didYouMean(std::string_view got, const std::vector<std::string>& kno
     size_t d = editDistance(got, k);
     if (d < bestDistance) best = &k, bestDistance = d;
   }
-  if (best && (bestDistance <= 2 || bestDistance <= got.size() / 3))
+  if (best && ((bestDistance <= 2 && bestDistance < got.size()) || bestDistance <= got.size() / 3))
     return " (did you mean '" + *best + "'?)";
+  // A known name inside a longer guess (fetch_model) or the other way round.
+  for (const std::string& k : known)
+    if (k.size() >= 3 && got.size() >= 3 &&
+        (got.find(k) != std::string_view::npos || k.find(got) != std::string::npos))
+      return " (did you mean '" + k + "'?)";
   return "";
 }
 
@@ -282,7 +287,7 @@ class SpecLoader {
     if (behaviour) loadBehaviour(*behaviour);
     if (states && (behaviour || !root.get("behaviour")))
       for (const StateSpec& s : spec_.states)
-        if (!spec_.behaviour.count(s.name))
+        if (!behaviour || !behaviour->get(s.name))
           error(s.where, "state '" + s.name + "' has no behaviour: add `" + s.name +
                              " = \"untraced\"` (or call/enter) to [behaviour]");
     if (auto* t = table(root, "model", "[model]")) loadModel(*t);

@@ -1,6 +1,7 @@
 #include "checker/SpecTarget.h"
 
 #include <cstdio>
+#include <cstdlib>
 
 #include "checker/Regions.h"
 #include "encoder/Registers.h"
@@ -39,7 +40,17 @@ std::variant<mips::Assembly, Diagnostics> assembleLines(const Spec& spec,
   };
   auto result = mips::assemble(program, spec.path, options);
   if (auto* errors = std::get_if<Diagnostics>(&result)) {
-    for (Diagnostic& d : *errors) d.where = toSpec(d.where);
+    for (Diagnostic& d : *errors) {
+      d.where = toSpec(d.where);
+      // The assembler names program lines ("(line 2)"); here a line is a word.
+      size_t at = d.message.find("(line ");
+      if (at != std::string::npos) {
+        unsigned line = unsigned(std::strtoul(d.message.c_str() + at + 6, nullptr, 10));
+        size_t close = d.message.find(')', at);
+        if (line >= 1 && line <= entries.size() && close != std::string::npos)
+          d.message.replace(at, close - at + 1, "(word " + std::to_string(line - 1) + ")");
+      }
+    }
     return std::move(*errors);
   }
   auto& assembly = std::get<mips::Assembly>(result);
@@ -90,8 +101,10 @@ mips::AssemblyOptions assemblyOptions(const Spec& spec, const mips::Target& t, u
   o.target = t;
   o.allowUnpredictable = spec.allowUnpredictable;
   for (const SymbolSpec& s : spec.symbols) {
+    // A value that is no address of this target is reported by
+    // checkSpecForTarget; symbolic here, so words using it still assemble.
     if (auto a = symbolAddress(s, t)) o.symbols[s.name] = *a;
-    else if (!s.value) o.symbolic.insert(s.name);
+    else o.symbolic.insert(s.name);
   }
   mips::Value entry{spec.function, 0};
   if (auto it = o.symbols.find(spec.function); it != o.symbols.end())
@@ -121,12 +134,13 @@ Diagnostics checkSpecForTarget(const Spec& spec, const mips::Target& t) {
     errors.push_back({{spec.path, 1, 1}, *problem});
     return errors;
   }
-  std::string bits = t.is64() ? "" : " (" + isaAbi(t) + " addresses are 32-bit)";
+  // addressFor only fails on 32-bit targets.
+  std::string isa(mips::name(t.isa));
   for (const RegionSpec& r : spec.regions) {
     auto lo = addressFor(r.lo, t), hi = addressFor(r.hi, t);
     if (!lo || !hi)
       errors.push_back({r.where, "region '" + r.name + "' [" + hex(r.lo) + ", " + hex(r.hi) +
-                                     "] is not an address range of " + isaAbi(t) + bits});
+                                     "] is not a range of 32-bit addresses (" + isa + ")"});
     else if (*lo > *hi)
       errors.push_back({r.where, "region '" + r.name + "' is empty: " + hex(*lo) + " > " + hex(*hi) +
                                      " as " + isaAbi(t) + " addresses"});
@@ -137,7 +151,7 @@ Diagnostics checkSpecForTarget(const Spec& spec, const mips::Target& t) {
     auto a = symbolAddress(s, t);
     if (!a) {
       errors.push_back({s.where, "symbol '" + s.name + "' = " + hex(*s.value) +
-                                     " is not an address of " + isaAbi(t) + bits});
+                                     " is not a 32-bit address (" + isa + ")"});
       continue;
     }
     const RegionSpec* r = s.region.empty() ? nullptr : findRegion(regions, s.region);
