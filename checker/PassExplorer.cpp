@@ -439,7 +439,9 @@ class Explorer {
       }
     cx.rule = broken ? broken->violation.explain(m) : "?";
     std::map<unsigned, std::string> seen;
-    for (size_t k = 0; k < n.events.size(); ++k) {
+    // Events after the broken rule happened under other assumptions.
+    size_t shown = broken ? broken->events : n.events.size();
+    for (size_t k = 0; k < shown; ++k) {
       const Event& e = n.events[k];
       if (e.kind == Event::Kind::Fetch) {
         cx.schedule.push_back(FetchEvent{e.word, e.versionName, e.landed});
