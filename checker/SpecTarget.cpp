@@ -136,9 +136,19 @@ Diagnostics checkSpecForTarget(const Spec& spec, const mips::Target& t) {
   }
   // addressFor only fails on 32-bit targets.
   std::string isa(mips::name(t.isa));
+  // On a 64-bit target 0x80000000..0xffffffff is user space (XUSEG), never
+  // kernel text: almost surely a 32-bit address missing its sign extension.
+  auto unextended = [&](uint64_t v) { return t.is64() && v >= 0x80000000ull && v <= 0xffffffffull; };
+  auto extendHint = [&](uint64_t v) {
+    return " is a user-space address on " + isa + "; for the kernel address write \"" +
+           hex(uint64_t(int64_t(int32_t(uint32_t(v))))) + "\" (a string: TOML integers are signed)";
+  };
   for (const RegionSpec& r : spec.regions) {
     auto lo = addressFor(r.lo, t), hi = addressFor(r.hi, t);
-    if (!lo || !hi)
+    if (unextended(r.lo) || unextended(r.hi))
+      errors.push_back({r.where, "region '" + r.name + "': " + hex(unextended(r.lo) ? r.lo : r.hi) +
+                                     extendHint(unextended(r.lo) ? r.lo : r.hi)});
+    else if (!lo || !hi)
       errors.push_back({r.where, "region '" + r.name + "' [" + hex(r.lo) + ", " + hex(r.hi) +
                                      "] is not a range of 32-bit addresses (" + isa + ")"});
     else if (*lo > *hi)
@@ -149,6 +159,10 @@ Diagnostics checkSpecForTarget(const Spec& spec, const mips::Target& t) {
   for (const SymbolSpec& s : spec.symbols) {
     if (!s.value) continue;
     auto a = symbolAddress(s, t);
+    if (unextended(*s.value)) {
+      errors.push_back({s.where, "symbol '" + s.name + "' = " + hex(*s.value) + extendHint(*s.value)});
+      continue;
+    }
     if (!a) {
       errors.push_back({s.where, "symbol '" + s.name + "' = " + hex(*s.value) +
                                      " is not a 32-bit address (" + isa + ")"});
