@@ -139,8 +139,8 @@ class SpecChecker {
       }
     }
     if (!errs.empty()) return errs;
-    // The steps must end in `to`.
-    for (unsigned i = 0; i < spec_.words; ++i)
+    // The steps must end in `to` (a synthesis prefix need not).
+    for (unsigned i = 0; i < spec_.words && !opt_.prefix; ++i)
       if (!versions[i].back().sameAs(to[i])) {
         r.verdict = Verdict::Unsafe;
         Counterexample cx;
@@ -214,6 +214,15 @@ class SpecChecker {
 };
 
 }  // namespace
+
+StateResult checkState(const SiteInstance& site, const StateSpec& st, const CheckOptions& opt) {
+  return SpecChecker(site.spec(), site, site.ctx(), opt).checkState(st);
+}
+
+std::variant<TransitionResult, Diagnostics> checkTransition(const SiteInstance& site, const TransitionSpec& t,
+                                                            const CheckOptions& opt) {
+  return SpecChecker(site.spec(), site, site.ctx(), opt).checkTransition(t);
+}
 
 std::variant<SpecResult, Diagnostics> checkSpec(const Spec& spec, const mips::Target& t, z3::context& c,
                                                 const CheckOptions& opt) {

@@ -21,10 +21,18 @@ struct CheckOptions {
   std::optional<std::string> transition;  // "from->to": only this one
   bool statesOnly = false;
   std::map<std::string, TrampolineContract> contracts;  // proven trampoline contracts
+  bool prefix = false;  // synthesis: the steps may stop short of `to` (a prefix of an order)
 };
 
 std::variant<SpecResult, Diagnostics> checkSpec(const Spec&, const mips::Target&, z3::context&,
                                                 const CheckOptions&);
+
+class SiteInstance;
+// One state, or one transition that need not be in the spec (a worker of a
+// parallel run, a candidate order in synthesis), on a site already made.
+StateResult checkState(const SiteInstance&, const StateSpec&, const CheckOptions&);
+std::variant<TransitionResult, Diagnostics> checkTransition(const SiteInstance&, const TransitionSpec&,
+                                                            const CheckOptions&);
 
 // The targets a spec runs on: its [target], or with `matrix` every matrix
 // entry in both endians.
