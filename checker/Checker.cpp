@@ -190,6 +190,7 @@ class SpecChecker {
     ps.fetch = &fm;
     ps.allowed = allowed;
     ps.delaySlotInterrupts = spec_.model.delaySlotInterrupts;
+    ps.unpredictableAsHardware = spec_.model.unpredictableAsHardware;
     ps.contracts = &opt_.contracts;
     ps.versions.resize(regionWords());
     ps.versionNames.resize(regionWords());

@@ -399,6 +399,7 @@ class Explorer {
     ++c.steps;
     for (const mips::Fault& f : faults) {
       if (f.kind == mips::FaultKind::Wait) continue;  // sleeps until an interrupt: harmless
+      if (f.kind == mips::FaultKind::Unpredictable && s_.unpredictableAsHardware) continue;
       z3::expr when = f.when.simplify();
       if (when.is_false()) continue;
       std::string text = std::string(mips::name(f.kind)) + ": " + f.detail;

@@ -30,6 +30,7 @@ struct PassSetup {
   const FetchModel* fetch = nullptr;
   BehaviourSpec allowed;
   bool delaySlotInterrupts = true;
+  bool unpredictableAsHardware = false;  // [model] unpredictable = "hardware"
   const std::map<std::string, TrampolineContract>* contracts = nullptr;
   bool trackReached = false;  // record which allowed alternatives some path takes
 };

@@ -24,7 +24,8 @@ nlohmann::json toJson(const StateResult&);
 nlohmann::json toJson(const RunResults&);
 
 // 0 all safe (and expectations met), 1 unsafe or an expectation missed,
-// 3 unknown.
+// 3 unknown. A transition with `expect` counts as its expectation says; a
+// broken state counts on its own only when no checked transition covers it.
 int exitCodeOf(const RunResults&);
 
 }  // namespace patchcheck

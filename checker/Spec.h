@@ -94,6 +94,10 @@ struct ModelSpec {
   unsigned lineBytes = 32;
   bool preemption = true;             // preemption = "full"
   bool delaySlotInterrupts = true;
+  // "fault" (default): an UNPREDICTABLE encoding is a fault. "hardware":
+  // run it as common implementations do (jalr rd == rs writes the link and
+  // jumps to the old rs), to show what the hazard leads to.
+  bool unpredictableAsHardware = false;
 };
 
 struct Spec {

@@ -512,7 +512,8 @@ class SpecLoader {
   }
 
   void loadModel(const toml::table& t) {
-    onlyKeys(t, {"fetch", "line_bytes", "preemption", "delay_slot_interrupts"}, "in [model]");
+    onlyKeys(t, {"fetch", "line_bytes", "preemption", "delay_slot_interrupts", "unpredictable"},
+             "in [model]");
     ModelSpec& m = spec_.model;
     if (const toml::node* n = t.get("fetch"))
       if (auto f = choice(*n, "fetch model", {"sc", "weak", "stale"})) m.fetch = FetchKind(*f);
@@ -526,6 +527,8 @@ class SpecLoader {
       if (auto p = choice(*n, "preemption", {"full", "none"})) m.preemption = *p == 0;
     if (const toml::node* n = t.get("delay_slot_interrupts"))
       m.delaySlotInterrupts = boolean(*n, "delay_slot_interrupts").value_or(true);
+    if (const toml::node* n = t.get("unpredictable"))
+      if (auto u = choice(*n, "unpredictable", {"fault", "hardware"})) m.unpredictableAsHardware = *u == 1;
   }
 
   void loadTransitions(const toml::node& n) {
