@@ -300,3 +300,13 @@ TEST_CASE("bad specs: each file's announced diagnostic appears", "[spec_loader]"
   }
   CHECK(files >= 25);
 }
+
+TEST_CASE("[model] unpredictable = fault | hardware", "[spec_loader]") {
+  std::string base = "schema = 1\n[site]\nwords = 1\n[states]\na = [\"nop\"]\n[behaviour]\na = \"untraced\"\n";
+  auto fault = parseSpec(base, "t.toml");
+  REQUIRE(std::holds_alternative<Spec>(fault));
+  CHECK_FALSE(std::get<Spec>(fault).model.unpredictableAsHardware);
+  auto hardware = parseSpec(base + "[model]\nunpredictable = \"hardware\"\n", "t.toml");
+  REQUIRE(std::holds_alternative<Spec>(hardware));
+  CHECK(std::get<Spec>(hardware).model.unpredictableAsHardware);
+}
