@@ -1,0 +1,293 @@
+// Timeline and FetchModel on small hand-written step lists. Every expected
+// value is derived by hand from ../shared/DESIGN.md ("The formal model"):
+//   sc    - a fetch sees the writes in program order up to some point; time
+//           only moves forward.
+//   weak  - words are single-copy atomic and per-word coherent; writes between
+//           two barriers (sync or flush) may become visible in any order; a
+//           barrier's earlier writes are visible before any of its later ones;
+//           flush makes every earlier write visible to every later fetch.
+//   stale - like weak, but sync does not order instruction fetch; after a
+//           preemption the task may run on a CPU with older lines.
+//   wait  - every pass that began before it has left the site.
+//   stop_machine - nothing runs during the steps; a preempted pass resumes
+//           after them (preemption = full).
+#include <catch2/catch.hpp>
+
+#include <initializer_list>
+#include <string>
+
+#include "checker/FetchModel.h"
+#include "checker/Timeline.h"
+
+using namespace patchcheck;
+
+namespace {
+
+// "w2" = write 2, "s" = sync, "f" = flush, "W" = wait.
+TransitionSpec steps(std::initializer_list<const char*> list) {
+  TransitionSpec t;
+  t.from = "a";
+  t.to = "b";
+  for (const char* s : list) {
+    StepSpec st;
+    st.text = s;
+    switch (s[0]) {
+      case 'w': st.kind = StepSpec::Kind::Write, st.index = unsigned(std::stoul(s + 1)); break;
+      case 's': st.kind = StepSpec::Kind::Sync; break;
+      case 'f': st.kind = StepSpec::Kind::Flush; break;
+      case 'W': st.kind = StepSpec::Kind::Wait; break;
+    }
+    t.steps.push_back(st);
+  }
+  return t;
+}
+
+ModelSpec model(FetchKind f, bool preemption = true) {
+  ModelSpec m;
+  m.fetch = f;
+  m.preemption = preemption;
+  return m;
+}
+
+// Fetches (word, version) in order from `o`; false as soon as one is refused.
+bool sees(const FetchModel& fm, Observer o, std::initializer_list<std::pair<unsigned, unsigned>> fetches) {
+  for (auto [word, version] : fetches) {
+    auto n = fm.observe(o, word, version);
+    if (!n) return false;
+    o = *n;
+  }
+  return true;
+}
+
+// Any start of the model allows the fetch sequence.
+bool someStartSees(const FetchModel& fm, std::initializer_list<std::pair<unsigned, unsigned>> fetches) {
+  for (const Observer& o : fm.starts())
+    if (sees(fm, o, fetches)) return true;
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("Timeline: writes, versions, barrier groups, flushes and waits", "[checker_fetch_model]") {
+  // step: 0=write 2, 1=sync, 2=write 1, 3=flush, 4=wait, 5=write 2
+  Timeline tl = Timeline::of(steps({"w2", "s", "w1", "f", "W", "w2"}), 3);
+  CHECK(tl.stepCount == 6);
+  REQUIRE(tl.writes.size() == 3);
+  CHECK(tl.writes[0].step == 0);
+  CHECK(tl.writes[0].word == 2);
+  CHECK(tl.writes[0].version == 1);
+  CHECK(tl.writes[0].syncGroup == 0);
+  CHECK(tl.writes[0].flushGroup == 0);
+  CHECK(tl.writes[1].step == 2);
+  CHECK(tl.writes[1].word == 1);
+  CHECK(tl.writes[1].version == 1);
+  CHECK(tl.writes[1].syncGroup == 1);   // after the sync
+  CHECK(tl.writes[1].flushGroup == 0);  // no flush before it
+  CHECK(tl.writes[2].step == 5);
+  CHECK(tl.writes[2].version == 2);     // the second write of word 2
+  CHECK(tl.writes[2].syncGroup == 2);   // sync and flush are both barriers
+  CHECK(tl.writes[2].flushGroup == 1);
+  CHECK(tl.byWord.size() == 3);
+  CHECK(tl.byWord[0].empty());
+  CHECK(tl.byWord[2] == std::vector<unsigned>{0, 2});
+  CHECK(tl.versions(0) == 1);
+  CHECK(tl.versions(2) == 3);
+  CHECK(tl.writeOf(2, 2) == 2);
+  CHECK(tl.flushSteps == std::vector<unsigned>{3});
+  CHECK(tl.waitSteps == std::vector<unsigned>{4});
+  // Time p = the first p steps have happened.
+  CHECK(tl.versionAt(2, 0) == 0);
+  CHECK(tl.versionAt(2, 1) == 1);
+  CHECK(tl.versionAt(2, 5) == 1);
+  CHECK(tl.versionAt(2, 6) == 2);
+  CHECK(tl.versionAt(1, 2) == 0);
+  CHECK(tl.versionAt(1, 3) == 1);
+  CHECK(tl.nextWait(0) == 4);
+  CHECK(tl.nextWait(4) == 4);
+  CHECK(tl.nextWait(5) == 6);  // none left: the end
+  // The flush (step 3) has happened from time 4 on; it covers writes 0 and 1.
+  CHECK(tl.flushedWrites(3) == 0);
+  CHECK(tl.flushedWrites(4) == 2);
+  CHECK(tl.flushedWrites(6) == 2);
+}
+
+TEST_CASE("Timeline: a write past the site words addresses a body word", "[checker_fetch_model]") {
+  Timeline tl = Timeline::of(steps({"w4", "f"}), 3);
+  REQUIRE(tl.byWord.size() == 5);
+  CHECK(tl.byWord[4] == std::vector<unsigned>{0});
+  CHECK(tl.byWord[3].empty());
+}
+
+TEST_CASE("sc: seeing a later write means every earlier one is seen", "[checker_fetch_model]") {
+  // write 0, write 1, no barrier. Under sc a pass that saw the new word 1
+  // fetched it after both writes, so a later fetch of word 0 is new too.
+  Timeline tl = Timeline::of(steps({"w0", "w1"}), 2);
+  FetchModel fm(tl, model(FetchKind::Sc), When::Live);
+  REQUIRE(fm.starts().size() == 1);
+  CHECK(fm.starts()[0].time == 0);
+  CHECK(someStartSees(fm, {{1, 1}, {0, 1}}));
+  CHECK_FALSE(someStartSees(fm, {{1, 1}, {0, 0}}));
+  // The other order is fine: word 0 was fetched before the writes.
+  CHECK(someStartSees(fm, {{0, 0}, {1, 1}}));
+  // Seeing the new word 0 (time >= 1) leaves word 1 open: its write is later.
+  CHECK(someStartSees(fm, {{0, 1}, {1, 0}}));
+  CHECK_FALSE(fm.interruptsAnywhere());
+}
+
+TEST_CASE("weak: writes between two barriers become visible in any order", "[checker_fetch_model]") {
+  Timeline tl = Timeline::of(steps({"w0", "w1"}), 2);
+  FetchModel fm(tl, model(FetchKind::Weak), When::Live);
+  CHECK(someStartSees(fm, {{1, 1}, {0, 0}}));
+  CHECK(someStartSees(fm, {{0, 1}, {1, 0}}));
+  Observer o = fm.starts()[0];
+  auto n = fm.observe(o, 1, 1);
+  REQUIRE(n);
+  // The least state after seeing write 1: time past its step, only it visible.
+  CHECK(n->time == 2);
+  CHECK(n->visible == std::vector<bool>{false, true});
+  CHECK(fm.landed(*n) == 1);
+  CHECK_FALSE(fm.interruptsAnywhere());
+  CHECK_FALSE(fm.interrupt(*n));  // weak: an interrupt changes nothing
+}
+
+TEST_CASE("weak: a sync orders the writes before it before those after it", "[checker_fetch_model]") {
+  Timeline tl = Timeline::of(steps({"w0", "s", "w1"}), 2);
+  FetchModel fm(tl, model(FetchKind::Weak), When::Live);
+  CHECK_FALSE(someStartSees(fm, {{1, 1}, {0, 0}}));
+  CHECK(someStartSees(fm, {{1, 1}, {0, 1}}));
+  // Fetched before it became visible: the order of the fetches matters.
+  CHECK(someStartSees(fm, {{0, 0}, {1, 1}}));
+  // The later write may lag behind: the new word 0 does not force word 1.
+  CHECK(someStartSees(fm, {{0, 1}, {1, 0}}));
+}
+
+TEST_CASE("stale: a sync does not order instruction fetch, a flush does", "[checker_fetch_model]") {
+  Timeline synced = Timeline::of(steps({"w0", "s", "w1"}), 2);
+  FetchModel stale(synced, model(FetchKind::Stale, false), When::Live);
+  CHECK(someStartSees(stale, {{1, 1}, {0, 0}}));
+  Timeline flushed = Timeline::of(steps({"w0", "f", "w1"}), 2);
+  FetchModel staleFlushed(flushed, model(FetchKind::Stale, false), When::Live);
+  CHECK_FALSE(someStartSees(staleFlushed, {{1, 1}, {0, 0}}));
+  CHECK_FALSE(staleFlushed.interruptsAnywhere());  // preemption none: no migration
+}
+
+TEST_CASE("weak: once new, a word is never old again within a pass", "[checker_fetch_model]") {
+  // Word 0 written twice (versions 1 and 2), no barrier.
+  Timeline tl = Timeline::of(steps({"w0", "w0"}), 1);
+  FetchModel fm(tl, model(FetchKind::Weak), When::Live);
+  CHECK(someStartSees(fm, {{0, 0}, {0, 1}, {0, 2}}));
+  CHECK(someStartSees(fm, {{0, 0}, {0, 2}}));
+  CHECK_FALSE(someStartSees(fm, {{0, 1}, {0, 0}}));
+  CHECK_FALSE(someStartSees(fm, {{0, 2}, {0, 1}}));
+  CHECK_FALSE(someStartSees(fm, {{0, 2}, {0, 0}}));
+  // A word never written (word 1 of a 2-word site) has only version 0.
+  Timeline wide = Timeline::of(steps({"w0", "w0"}), 2);
+  FetchModel fw(wide, model(FetchKind::Weak), When::Live);
+  CHECK(fw.observe(fw.starts()[0], 1, 0));
+  CHECK_FALSE(fw.observe(fw.starts()[0], 1, 1));
+}
+
+TEST_CASE("weak: a flush makes the writes before it visible to every later fetch", "[checker_fetch_model]") {
+  // 0=write 0, 1=flush, 2=write 1. Seeing the new word 1 means time > 2,
+  // past the flush, so word 0 is new from then on, even under weak with the
+  // flush taken only as a barrier.
+  Timeline tl = Timeline::of(steps({"w0", "f", "w1"}), 2);
+  FetchModel fm(tl, model(FetchKind::Weak), When::Live);
+  CHECK_FALSE(someStartSees(fm, {{1, 1}, {0, 0}}));
+  Observer o = fm.starts()[0];
+  auto n = fm.observe(o, 1, 1);
+  REQUIRE(n);
+  CHECK(n->time == 3);
+  CHECK(n->visible == std::vector<bool>{true, true});
+  // Never written word 2 of a 3-word site stays version 0 whatever the time.
+  Timeline wide = Timeline::of(steps({"w0", "f", "w1"}), 3);
+  FetchModel fw(wide, model(FetchKind::Weak), When::Live);
+  auto m = fw.observe(fw.starts()[0], 1, 1);
+  REQUIRE(m);
+  CHECK(fw.observe(*m, 2, 0));
+}
+
+TEST_CASE("wait: a pass that began before it has left before the writes after it", "[checker_fetch_model]") {
+  // 0=write 0, 1=flush, 2=wait, 3=write 1, 4=flush
+  Timeline tl = Timeline::of(steps({"w0", "f", "W", "w1", "f"}), 2);
+  FetchModel fm(tl, model(FetchKind::Weak), When::Live);
+  auto starts = fm.starts();
+  REQUIRE(starts.size() == 2);
+  // Before the wait: the writer may not pass step 2 while the pass runs.
+  CHECK(starts[0].time == 0);
+  CHECK(starts[0].limit == 2);
+  CHECK_FALSE(fm.observe(starts[0], 1, 1));
+  CHECK(fm.observe(starts[0], 0, 1));
+  CHECK(fm.observe(starts[0], 0, 0));
+  // After the wait: the flush before it has happened, word 0 is new.
+  CHECK(starts[1].time == 3);
+  CHECK(starts[1].limit == 5);
+  CHECK(starts[1].visible == std::vector<bool>{true, false});
+  CHECK_FALSE(fm.observe(starts[1], 0, 0));
+  CHECK(fm.observe(starts[1], 1, 1));
+  CHECK(fm.observe(starts[1], 1, 0));
+  // Without the flush before the wait the write may still be invisible.
+  Timeline noFlush = Timeline::of(steps({"w0", "W", "w1", "f"}), 2);
+  FetchModel fn(noFlush, model(FetchKind::Weak), When::Live);
+  REQUIRE(fn.starts().size() == 2);
+  CHECK(fn.observe(fn.starts()[1], 0, 0));
+}
+
+TEST_CASE("stop_machine: a pass sees all old or all new; preemption moves it to the end",
+          "[checker_fetch_model]") {
+  Timeline tl = Timeline::of(steps({"w0", "w1", "f"}), 2);
+  FetchModel full(tl, model(FetchKind::Weak, true), When::StopMachine);
+  auto starts = full.starts();
+  REQUIRE(starts.size() == 2);
+  CHECK(starts[0].time == 0);
+  CHECK(starts[1].time == 3);
+  CHECK(sees(full, starts[0], {{0, 0}, {1, 0}}));
+  CHECK_FALSE(sees(full, starts[0], {{1, 1}}));
+  CHECK(sees(full, starts[1], {{0, 1}, {1, 1}}));
+  CHECK_FALSE(sees(full, starts[1], {{0, 0}}));
+  // Preempted inside the site before the steps: resumes after all of them.
+  CHECK(full.interruptsAnywhere());
+  auto resumed = full.interrupt(starts[0]);
+  REQUIRE(resumed);
+  CHECK(resumed->time == 3);
+  CHECK(sees(full, *resumed, {{1, 1}}));
+  CHECK_FALSE(full.interrupt(starts[1]));  // already after: nothing changes
+  FetchModel none(tl, model(FetchKind::Weak, false), When::StopMachine);
+  CHECK_FALSE(none.interruptsAnywhere());
+  CHECK_FALSE(none.interrupt(none.starts()[0]));
+}
+
+TEST_CASE("boot: only the final state is ever fetched", "[checker_fetch_model]") {
+  Timeline tl = Timeline::of(steps({"w1", "w0", "f"}), 2);
+  FetchModel fm(tl, model(FetchKind::Weak), When::Boot);
+  REQUIRE(fm.starts().size() == 1);
+  CHECK(sees(fm, fm.starts()[0], {{0, 1}, {1, 1}}));
+  CHECK_FALSE(sees(fm, fm.starts()[0], {{0, 0}}));
+}
+
+TEST_CASE("stale with preemption: a migrated pass may see older lines again", "[checker_fetch_model]") {
+  // 0=write 0, 1=write 1, 2=flush. Before the flush nothing is forced: after
+  // a preemption the task may run where word 1 is still old.
+  Timeline tl = Timeline::of(steps({"w0", "w1", "f"}), 2);
+  FetchModel fm(tl, model(FetchKind::Stale, true), When::Live);
+  CHECK(fm.interruptsAnywhere());
+  auto n = fm.observe(fm.starts()[0], 1, 1);
+  REQUIRE(n);
+  CHECK_FALSE(fm.observe(*n, 1, 0));  // same CPU: coherent
+  auto moved = fm.interrupt(*n);
+  REQUIRE(moved);
+  CHECK(fm.observe(*moved, 1, 0));
+  // After the flush the writes are forced everywhere: migration changes nothing.
+  Timeline flushed = Timeline::of(steps({"w0", "f", "w1", "f"}), 2);
+  FetchModel ff(flushed, model(FetchKind::Stale, true), When::Live);
+  auto seen = ff.observe(ff.starts()[0], 1, 1);  // time 3: past the first flush
+  REQUIRE(seen);
+  auto m2 = ff.interrupt(*seen);
+  CHECK_FALSE(ff.observe(m2 ? *m2 : *seen, 0, 0));
+  // Word 1's own write is not flushed yet: after migrating it may be old.
+  REQUIRE(m2);
+  CHECK(ff.observe(*m2, 1, 0));
+  // The same under weak: no migration effect at all.
+  FetchModel weak(tl, model(FetchKind::Weak, true), When::Live);
+  CHECK_FALSE(weak.interruptsAnywhere());
+}
