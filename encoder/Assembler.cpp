@@ -77,6 +77,7 @@ std::string_view kindSyntax(Opnd k) {
     case Opnd::Rt: return "rt";
     case Opnd::Rd: return "rd";
     case Opnd::RtRs: return "rt";
+    case Opnd::RsAgain: return "rs";
     case Opnd::Zero: return "$zero";
     case Opnd::Mem16: case Opnd::Mem9: return "offset(base)";
     case Opnd::Br16: case Opnd::Br21: case Opnd::Br26: return "target";
@@ -101,6 +102,15 @@ std::string hex(uint64_t v) {
   char buf[32];
   snprintf(buf, sizeof buf, "0x%llx", (unsigned long long)v);
   return buf;
+}
+
+// A branch-and-link that tests $31, which its own link overwrites: bltzal
+// and friends (rs, UNPREDICTABLE in the manuals) and R6 bgezalc/bltzalc
+// (rs = rt); GNU as refuses both.
+bool testsLinkRegister(const InstrDesc& d, uint32_t w) {
+  if (!(d.flags & kLink) || d.op == Op::Jalr || d.op == Op::JalrHb) return false;
+  if ((d.flags & kDelaySlot) && d.operands[0] == Opnd::Rs) return rsOf(w) == reg::ra;
+  return d.operands[0] == Opnd::RtRs && rtOf(w) == reg::ra;
 }
 
 // Why one candidate row did not fit, and where.
@@ -359,8 +369,14 @@ class Assembler {
       if (isRegisterKind(k)) {
         auto r = parseGpr(p.text, opt_.target.abi);
         if (!r) return Mismatch{p.column, "expected a register, got '" + std::string(p.text) + "'"};
+        if (k == Opnd::RsAgain && (i == 0 || *r != w.operands[i - 1].reg))
+          return Mismatch{p.column, "'" + s.mnemonic + "' names its register twice (" +
+                                        s.mnemonic + " rs, rs, imm); operand " +
+                                        std::to_string(i + 1) + " must repeat operand " +
+                                        std::to_string(i)};
         if (k == Opnd::Zero && *r != 0)
-          return Mismatch{p.column, "'" + s.mnemonic + "' needs $zero as its first operand"};
+          return Mismatch{p.column, "operand " + std::to_string(i + 1) + " of '" + s.mnemonic +
+                                        "' must be $zero here"};
         op.reg = *r;
         w.bits |= placeRegister(k, *r);
         continue;
@@ -398,6 +414,14 @@ class Assembler {
       op.expr = std::get<Expr>(parsed);
       if (auto m = placeValue(d, i, op, w, exprColumn)) return m;
     }
+    if (d.flags & kCommutativeHi) {
+      // R6 bovc/bnvc: GNU as puts the higher register in rs.
+      unsigned a = w.operands[0].reg, b = w.operands[1].reg;
+      if (a < b) {
+        std::swap(w.operands[0].reg, w.operands[1].reg);
+        w.bits = (w.bits & ~0x03ff0000u) | placeRegister(Opnd::Rs, b) | placeRegister(Opnd::Rt, a);
+      }
+    }
     if (d.flags & kCommutative) {
       // R6 beqc/bnec: GNU as puts the lower register in rs.
       unsigned a = w.operands[0].reg, b = w.operands[1].reg;
@@ -419,7 +443,16 @@ class Assembler {
                       zero ? "the source register must not be $0"
                            : "invalid operands for '" + s.mnemonic + "': rs and rt must differ"};
     }
-    if ((d.op == Op::Jalr || d.op == Op::JalrHb) && rdOf(w.bits) == rsOf(w.bits) &&
+    if (testsLinkRegister(d, w.bits) && !opt_.allowUnpredictable)
+      return Mismatch{s.operands[0].column,
+                      "'" + s.mnemonic + "' testing $31 is UNPREDICTABLE (the link overwrites "
+                      "the register it tests); the source register must not be $31"};
+    if (d.rule == FieldRule::RtNotRa && rtOf(w.bits) == reg::ra)
+      return Mismatch{s.operands[0].column, "'" + s.mnemonic + " $31' links into the register it "
+                      "jumps through; write it as 'jialc $31, 0'"};
+    // R6 jr/jr.hb are jalr with rd = $0: no link, so rs may be $0.
+    if ((d.op == Op::Jalr || d.op == Op::JalrHb) && !(d.flags & kAlias) &&
+        rdOf(w.bits) == rsOf(w.bits) &&
         !opt_.allowUnpredictable)
       return Mismatch{s.operands[0].column,
                       "jalr with rd == rs is UNPREDICTABLE (an exception in its delay slot "

@@ -36,4 +36,14 @@ const InstrDesc* decode(uint32_t w, Isa isa) {
   return nullptr;
 }
 
+const InstrDesc* decodeCanonical(uint32_t w, Isa isa) {
+  const InstrDesc* d = decode(w, isa);
+  if (!d || !(d->flags & kAlias)) return d;
+  for (const InstrDesc* r : buckets().rows[unsigned(isa)][w >> 26])
+    if (r->op == d->op && !(r->flags & kAlias) && (w & r->mask()) == r->match &&
+        satisfiesRule(r->rule, w))
+      return r;
+  return d;
+}
+
 }  // namespace patchcheck::mips

@@ -9,6 +9,11 @@ namespace patchcheck::mips {
 
 const InstrDesc* decode(uint32_t word, Isa isa);
 
+// The row `objdump -M no-aliases` spells: for a decoder alias (kAlias), the
+// first real row of the same Op that accepts the word (nop -> sll, b -> beq,
+// R6 jr -> jalr $0); the alias itself when the ISA has no such row (R6 bal).
+const InstrDesc* decodeCanonical(uint32_t word, Isa isa);
+
 // Does the row accept this word (fixed bits, ISA, rs/rt rule)?
 bool rowMatches(const InstrDesc&, uint32_t word, Isa isa);
 

@@ -4,7 +4,7 @@ namespace patchcheck::mips {
 
 bool isRegisterKind(Opnd k) {
   return k == Opnd::Rs || k == Opnd::Rt || k == Opnd::Rd || k == Opnd::RtRs ||
-         k == Opnd::Zero;
+         k == Opnd::Zero || k == Opnd::RsAgain;
 }
 bool isBranchKind(Opnd k) { return k == Opnd::Br16 || k == Opnd::Br21 || k == Opnd::Br26; }
 bool isMemoryKind(Opnd k) { return k == Opnd::Mem16 || k == Opnd::Mem9; }
@@ -78,7 +78,8 @@ uint32_t placeImmediate(Opnd k, uint64_t field) {
 
 unsigned registerOf(Opnd k, uint32_t w) {
   switch (k) {
-    case Opnd::Rs: case Opnd::RtRs: case Opnd::Mem16: case Opnd::Mem9: return rsOf(w);
+    case Opnd::Rs: case Opnd::RtRs: case Opnd::Mem16: case Opnd::Mem9:
+    case Opnd::RsAgain: return rsOf(w);
     case Opnd::Rt: return rtOf(w);
     case Opnd::Rd: return rdOf(w);
     default: return 0;

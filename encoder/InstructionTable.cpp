@@ -14,32 +14,40 @@ constexpr uint32_t sa(uint32_t v) { return v << 6; }
 constexpr uint32_t rs(uint32_t v) { return v << 21; }
 
 constexpr uint16_t D = kDelaySlot, L = kLink, LK = kLikely, P = kPrivileged,
-                   A = kAsmOnly, C = kCompact, FS = kCompact | kForbiddenSlot;
+                   A = kAsmOnly, C = kCompact, FS = kCompact | kForbiddenSlot,
+                   AL = kAlias;
 using R = FieldRule;
 
 // Order matters for decoding: the first row that matches a word wins, so
 // aliases (nop, move, b, ...) come before the instruction they spell.
 // Every alias a decoder picks must reassemble to the same word.
 constexpr InstrDesc kTable[] = {
-    // --- aliases chosen by the decoder
-    {"nop", Op::Sll, 0x00000000, kAll, {}},
-    {"ssnop", Op::Sll, 0x00000040, kAll, {}},
-    {"ehb", Op::Sll, 0x000000c0, kAll, {}},
+    // --- aliases chosen by the decoder (AL: objdump -M no-aliases prints the
+    // canonical row; pause and negu are instructions of their own to GNU)
+    {"nop", Op::Sll, 0x00000000, kAll, {}, AL},
+    {"ssnop", Op::Sll, 0x00000040, kAll, {}, AL},
+    {"ehb", Op::Sll, 0x000000c0, kAll, {}, AL},
     {"pause", Op::Sll, 0x00000140, kAll, {}},
-    {"move", Op::Or, sp(0x25), kAll, {O::Rd, O::Rs}},
+    {"move", Op::Or, sp(0x25), kAll, {O::Rd, O::Rs}, AL},
     {"negu", Op::Subu, sp(0x23), kAll, {O::Rd, O::Rt}},
     {"dnegu", Op::Dsubu, sp(0x2f), k64, {O::Rd, O::Rt}},
-    {"b", Op::Beq, opc(0x04), kAll, {O::Br16}, D},
-    {"bal", Op::Bgezal, regimm(0x11), kAll, {O::Br16}, D | L},
-    {"beqz", Op::Beq, opc(0x04), kAll, {O::Rs, O::Br16}, D},
-    {"bnez", Op::Bne, opc(0x05), kAll, {O::Rs, O::Br16}, D},
-    {"jr", Op::Jalr, sp(0x09), kR6, {O::Rs}, D},
-    {"jr.hb", Op::JalrHb, sp(0x09) | 0x400, kR6, {O::Rs}, D},
+    {"neg", Op::Sub, sp(0x22), kAll, {O::Rd, O::Rt}},
+    {"dneg", Op::Dsub, sp(0x2e), k64, {O::Rd, O::Rt}},
+    {"b", Op::Beq, opc(0x04), kAll, {O::Br16}, D | AL},
+    // bal and nal are bgezal/bltzal $0; R6 keeps only these two spellings.
+    {"bal", Op::Bgezal, regimm(0x11), kAll, {O::Br16}, D | L | AL},
+    {"nal", Op::Bltzal, regimm(0x10), kAll, {}, D | L | AL},
+    {"beqz", Op::Beq, opc(0x04), kAll, {O::Rs, O::Br16}, D | AL},
+    {"bnez", Op::Bne, opc(0x05), kAll, {O::Rs, O::Br16}, D | AL},
+    {"jr", Op::Jalr, sp(0x09), kR6, {O::Rs}, D | AL},
+    {"jr.hb", Op::JalrHb, sp(0x09) | 0x400, kR6, {O::Rs}, D | AL},
     // --- assembler-only spellings
     {"li", Op::Addiu, opc(0x09), kAll, {O::Rt, O::LiSimm}, A},
     {"li", Op::Ori, opc(0x0d), kAll, {O::Rt, O::LiUimm}, A},
     {"li", Op::Lui, opc(0x0f), kAll, {O::Rt, O::LiHi}, A},
     {"not", Op::Nor, sp(0x27), kAll, {O::Rd, O::Rs}, A},
+    // R6: lui is aui with rs = $0 (GNU as assembles `aui rt, $0, imm` so).
+    {"aui", Op::Lui, opc(0x0f), kR6, {O::Rt, O::Zero, O::Uimm16}, A},
     {"dsll", Op::Dsll32, sp(0x3c), k64, {O::Rd, O::Rt, O::SaHi}, A},
     {"dsrl", Op::Dsrl32, sp(0x3e), k64, {O::Rd, O::Rt, O::SaHi}, A},
     {"dsra", Op::Dsra32, sp(0x3f), k64, {O::Rd, O::Rt, O::SaHi}, A},
@@ -76,11 +84,10 @@ constexpr InstrDesc kTable[] = {
     {"ori", Op::Ori, opc(0x0d), kAll, {O::Rt, O::Rs, O::Uimm16}},
     {"xori", Op::Xori, opc(0x0e), kAll, {O::Rt, O::Rs, O::Uimm16}},
     {"lui", Op::Lui, opc(0x0f), kAll, {O::Rt, O::Uimm16}},
-    // aui with rs = $0 is lui, as GNU as assembles it.
-    {"aui", Op::Aui, opc(0x0f), kR6, {O::Rt, O::Rs, O::Uimm16}},
+    {"aui", Op::Aui, opc(0x0f), kR6, {O::Rt, O::Rs, O::Uimm16}, 0, R::RsNonZero},
     {"daui", Op::Daui, opc(0x1d), kR6_64, {O::Rt, O::Rs, O::Uimm16}, 0, R::RsNonZero},
-    {"dahi", Op::Dahi, regimm(0x06), kR6_64, {O::Rs, O::Uimm16}},
-    {"dati", Op::Dati, regimm(0x1e), kR6_64, {O::Rs, O::Uimm16}},
+    {"dahi", Op::Dahi, regimm(0x06), kR6_64, {O::Rs, O::RsAgain, O::Uimm16}},
+    {"dati", Op::Dati, regimm(0x1e), kR6_64, {O::Rs, O::RsAgain, O::Uimm16}},
 
     // --- shifts
     {"sll", Op::Sll, sp(0x00), kAll, {O::Rd, O::Rt, O::Sa}},
@@ -197,16 +204,19 @@ constexpr InstrDesc kTable[] = {
     // --- R6 compact branches (no delay slot)
     {"bc", Op::Bc, opc(0x32), kR6, {O::Br26}, C},
     {"balc", Op::Balc, opc(0x3a), kR6, {O::Br26}, C | L},
+    // jic/jialc with offset 0, as objdump prints them (jalrc is no alias to GNU).
+    {"jrc", Op::Jic, opc(0x36), kR6, {O::Rt}, C | AL},
+    {"jalrc", Op::Jialc, opc(0x3e), kR6, {O::Rt}, C | L, R::RtNotRa},
     {"jic", Op::Jic, opc(0x36), kR6, {O::Rt, O::Simm16}, C},
     {"beqzc", Op::Beqzc, opc(0x36), kR6, {O::Rs, O::Br21}, FS, R::RsNonZero},
     {"jialc", Op::Jialc, opc(0x3e), kR6, {O::Rt, O::Simm16}, C | L},
     {"bnezc", Op::Bnezc, opc(0x3e), kR6, {O::Rs, O::Br21}, FS, R::RsNonZero},
     {"beqzalc", Op::Beqzalc, opc(0x08), kR6, {O::Rt, O::Br16}, FS | L, R::RsZeroRtNonZero},
     {"beqc", Op::Beqc, opc(0x08), kR6, {O::Rs, O::Rt, O::Br16}, FS | kCommutative, R::RsNonZeroRsLtRt},
-    {"bovc", Op::Bovc, opc(0x08), kR6, {O::Rs, O::Rt, O::Br16}, FS, R::RsGeRt},
+    {"bovc", Op::Bovc, opc(0x08), kR6, {O::Rs, O::Rt, O::Br16}, FS | kCommutativeHi, R::RsGeRt},
     {"bnezalc", Op::Bnezalc, opc(0x18), kR6, {O::Rt, O::Br16}, FS | L, R::RsZeroRtNonZero},
     {"bnec", Op::Bnec, opc(0x18), kR6, {O::Rs, O::Rt, O::Br16}, FS | kCommutative, R::RsNonZeroRsLtRt},
-    {"bnvc", Op::Bnvc, opc(0x18), kR6, {O::Rs, O::Rt, O::Br16}, FS, R::RsGeRt},
+    {"bnvc", Op::Bnvc, opc(0x18), kR6, {O::Rs, O::Rt, O::Br16}, FS | kCommutativeHi, R::RsGeRt},
     {"blezalc", Op::Blezalc, opc(0x06), kR6, {O::Rt, O::Br16}, FS | L, R::RsZeroRtNonZero},
     {"bgezalc", Op::Bgezalc, opc(0x06), kR6, {O::RtRs, O::Br16}, FS | L, R::RsEqRtNonZero},
     {"bgeuc", Op::Bgeuc, opc(0x06), kR6, {O::Rs, O::Rt, O::Br16}, FS, R::RsNeRtBothNonZero},
@@ -286,7 +296,8 @@ std::span<const InstrDesc> instructionTable() { return kTable; }
 uint32_t operandBits(Opnd k) {
   switch (k) {
     case Opnd::None:
-    case Opnd::Zero: return 0;
+    case Opnd::Zero:
+    case Opnd::RsAgain: return 0;
     case Opnd::Rs: return 0x03e00000;
     case Opnd::Rt: return 0x001f0000;
     case Opnd::Rd: return 0x0000f800;
@@ -333,6 +344,7 @@ bool satisfiesRule(FieldRule r, uint32_t w) {
     case FieldRule::RsNeRtBothNonZero: return s != t && s != 0 && t != 0;
     case FieldRule::RsGeRt: return s >= t;
     case FieldRule::RsNonZeroRsLtRt: return s != 0 && s < t;
+    case FieldRule::RtNotRa: return t != 31;
   }
   return false;
 }

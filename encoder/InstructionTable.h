@@ -39,6 +39,8 @@ enum class Opnd : uint8_t {
   Sel,            // coprocessor 0 select, bits 2-0
   Stype,          // sync type, bits 10-6
   Op5,            // cache operation / prefetch hint in the rt field
+  RsAgain,        // the rs operand written a second time (R6 dahi/dati rs, rs, imm);
+                  // occupies no bits of its own
 };
 
 // Semantic identity: aliases share the Op of the instruction they spell.
@@ -87,6 +89,9 @@ enum Flag : uint16_t {
   kLink = 1 << 5,          // writes a return address
   kPrivileged = 1 << 6,    // kernel mode only
   kCommutative = 1 << 7,   // R6 beqc/bnec: assembler orders rs < rt
+  kAlias = 1 << 8,         // decoder-chosen alias GNU marks as such: objdump
+                           // -M no-aliases prints the canonical row instead
+  kCommutativeHi = 1 << 9, // R6 bovc/bnvc: assembler orders rs >= rt
 };
 
 // Relations between the rs and rt fields some R6 encodings require
@@ -99,6 +104,7 @@ enum class FieldRule : uint8_t {
   RsNeRtBothNonZero,          // bgec, bltc, bgeuc, bltuc
   RsGeRt,                     // bovc, bnvc
   RsNonZeroRsLtRt,            // beqc, bnec
+  RtNotRa,                    // jalrc rt (GNU as: $31 must be spelled jialc $31, 0)
 };
 
 struct InstrDesc {

@@ -19,7 +19,7 @@ uint64_t wrap(uint64_t a, const Target& t) { return t.is64() ? a : (a & 0xffffff
 
 std::string operandText(Opnd k, uint32_t w, uint64_t address, const Target& t) {
   switch (k) {
-    case Opnd::Rs: case Opnd::Rt: case Opnd::Rd: case Opnd::RtRs:
+    case Opnd::Rs: case Opnd::Rt: case Opnd::Rd: case Opnd::RtRs: case Opnd::RsAgain:
       return std::string(gprName(registerOf(k, w), t.abi));
     case Opnd::Zero: return "zero";
     case Opnd::Simm16: case Opnd::LiSimm: return std::to_string(signedImmediateOf(k, w));
@@ -39,8 +39,9 @@ std::string operandText(Opnd k, uint32_t w, uint64_t address, const Target& t) {
 
 }  // namespace
 
-std::string disassemble(uint32_t w, uint64_t address, const Target& t) {
-  const InstrDesc* d = decode(w, t.isa);
+std::string disassemble(uint32_t w, uint64_t address, const Target& t, Spelling spelling) {
+  const InstrDesc* d =
+      spelling == Spelling::NoAliases ? decodeCanonical(w, t.isa) : decode(w, t.isa);
   if (!d) {
     char buf[32];
     snprintf(buf, sizeof buf, ".word\t0x%08x", w);

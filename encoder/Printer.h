@@ -9,6 +9,11 @@
 
 namespace patchcheck::mips {
 
-std::string disassemble(uint32_t word, uint64_t address, const Target&);
+// Aliases: the decoder's choice (nop, move, b, ...), as objdump prints by
+// default. NoAliases: the canonical row, as `objdump -M no-aliases` prints.
+enum class Spelling : uint8_t { Aliases, NoAliases };
+
+std::string disassemble(uint32_t word, uint64_t address, const Target&,
+                        Spelling = Spelling::Aliases);
 
 }  // namespace patchcheck::mips
