@@ -4,9 +4,11 @@
 
 namespace patchcheck::bench {
 void encoder();
+void checker();
 }
 
 int main() {
   patchcheck::bench::encoder();
+  patchcheck::bench::checker();
   return 0;
 }

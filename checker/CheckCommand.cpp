@@ -1,11 +1,13 @@
 // `patchcheck check`: prove each transition of each spec safe, or show why not.
 #include <iostream>
 
+#include "checker/CheckRun.h"
 #include "checker/Checker.h"
+#include "checker/Jobs.h"
 #include "checker/Commands.h"
 #include "checker/Report.h"
+#include "checker/SpecTarget.h"
 #include "checker/TargetOptions.h"
-#include "checker/Trampolines.h"
 
 namespace patchcheck {
 namespace {
@@ -15,11 +17,12 @@ struct CheckArgs {
   std::string transition;
   bool matrix = false, json = false, verbose = false, summary = false;
   unsigned timeoutMs = 20000;
+  unsigned jobs = defaultJobs();
   TargetOptions target;
 };
 
 int runCheck(const CheckArgs& a) {
-  z3::context ctx;  // one per run
+  Progress progress("check");  // each job below is its own checker run with its own Z3 context
   RunResults rr;
   for (const std::string& path : a.specs) {
     auto loaded = loadSpec(path);
@@ -39,20 +42,21 @@ int runCheck(const CheckArgs& a) {
         std::cerr << "<command line>: error: " << *p << "\n";
         return 2;
       }
-      auto contracts = trampolineContracts(spec, t, ctx);
-      if (auto* e = std::get_if<Diagnostics>(&contracts)) {
-        for (const auto& d : *e) std::cerr << d.str() << "\n";
+      if (Diagnostics d = checkSpecForTarget(spec, t); !d.empty()) {
+        for (const auto& x : d) std::cerr << x.str() << "\n";
         return 2;
       }
-      opt.contracts = std::get<std::map<std::string, TrampolineContract>>(contracts);
-      auto r = checkSpec(spec, t, ctx, opt);
-      if (auto* e = std::get_if<Diagnostics>(&r)) {
-        for (const auto& d : *e) std::cerr << d.str() << "\n";
-        return 2;
-      }
-      rr.specs.push_back(std::get<SpecResult>(r));
-      rr.targets.push_back(t);
-      if (!a.json && !a.summary) printSpecResult(std::cout, rr.specs.back(), t, a.verbose);
+    }
+    auto results = checkTargets(spec, targets, opt, {a.jobs, &progress});
+    if (auto* e = std::get_if<Diagnostics>(&results)) {
+      for (const auto& d : *e) std::cerr << d.str() << "\n";
+      return 2;
+    }
+    progress.clear();
+    for (size_t i = 0; i < targets.size(); ++i) {
+      rr.specs.push_back(std::get<std::vector<SpecResult>>(results)[i]);
+      rr.targets.push_back(targets[i]);
+      if (!a.json && !a.summary) printSpecResult(std::cout, rr.specs.back(), targets[i], a.verbose);
     }
   }
   if (a.json) std::cout << toJson(rr).dump(2) << "\n";
@@ -72,6 +76,7 @@ void addCheckCommand(CLI::App& app, int& exitCode) {
   cmd->add_flag("--summary", args->summary, "one table row per transition and target");
   cmd->add_flag("-v,--verbose", args->verbose, "also list safe states and notes");
   cmd->add_option("--timeout", args->timeoutMs, "solver timeout per query in ms (UNKNOWN past it)");
+  cmd->add_option("-j,--jobs", args->jobs, "transitions and matrix entries checked in parallel (default: cores)");
   args->target.addTo(*cmd);
   cmd->callback([args, &exitCode] { exitCode = runCheck(*args); });
 }

@@ -1,6 +1,7 @@
 #include "checker/SiteInstance.h"
 
 #include "checker/Regions.h"
+#include "checker/SpecTarget.h"
 #include "encoder/Assembler.h"
 #include "encoder/Decoder.h"
 
@@ -74,17 +75,21 @@ std::variant<SiteInstance, Diagnostics> SiteInstance::make(const Spec& spec, con
     for (const auto& [m, other] : s.symbols_)
       if (m < n && m != spec.function) s.constraints_.push_back(term != other);
   }
+  // Each state with the body after it, as one program (SpecTarget).
   for (const StateSpec& st : spec.states) {
-    auto ws = s.assembleWords(st.words, 0);
-    if (auto* e = std::get_if<Diagnostics>(&ws)) {
+    auto a = assembleState(spec, st, t);
+    if (auto* e = std::get_if<Diagnostics>(&a)) {
       errs.insert(errs.end(), e->begin(), e->end());
       continue;
     }
-    s.states_[st.name] = std::move(std::get<std::vector<WordImage>>(ws));
+    const auto& words = std::get<mips::Assembly>(a).words;
+    std::vector<WordImage> images;
+    for (size_t i = 0; i < words.size(); ++i)
+      images.push_back(s.image(words[i], i < spec.words ? st.words[i].text : spec.body[i - spec.words].text));
+    s.body_.assign(images.begin() + spec.words, images.end());
+    images.erase(images.begin() + spec.words, images.end());
+    s.states_[st.name] = std::move(images);
   }
-  auto body = s.assembleWords(spec.body, spec.words);
-  if (auto* e = std::get_if<Diagnostics>(&body)) errs.insert(errs.end(), e->begin(), e->end());
-  else s.body_ = std::move(std::get<std::vector<WordImage>>(body));
   if (!errs.empty()) return errs;
   // An encoding's side condition (j/jal region, branch reach, immediate
   // range) must hold for every allowed placement; a placement that breaks
@@ -129,48 +134,10 @@ WordImage SiteInstance::image(const mips::AssembledWord& w, const std::string& s
   return WordImage{w, mips::symbolicWord(w, target_, *ctx_, term), source};
 }
 
-std::variant<std::vector<WordImage>, Diagnostics> SiteInstance::assembleWords(
-    const std::vector<WordSpec>& words, unsigned first) const {
-  mips::AssemblyOptions o;
-  o.target = target_;
-  o.base = mips::Value{spec_->function, int64_t(4 * first)};
-  o.allowUnpredictable = spec_->allowUnpredictable;
-  for (const auto& [n, term] : symbols_) {
-    const SymbolSpec* sym = spec_->symbol(n);
-    if (sym && sym->value) o.symbols[n] = uint64_t(term.get_numeral_uint64());
-    else o.symbolic.insert(n);
-  }
-  std::string text;
-  for (const WordSpec& w : words) text += w.text + "\n";
-  auto a = mips::assemble(text, spec_->path, o);
-  if (auto* e = std::get_if<Diagnostics>(&a)) {
-    Diagnostics mapped;
-    for (const Diagnostic& d : *e) {
-      SourceLocation at = d.where.line >= 1 && d.where.line <= words.size()
-                              ? spec_->locate(words[d.where.line - 1].where, d.where.column ? d.where.column - 1 : 0)
-                              : d.where;
-      mapped.push_back({at, d.message + " (for " + target_.str() + ")"});
-    }
-    return mapped;
-  }
-  const auto& assembly = std::get<mips::Assembly>(a);
-  std::vector<WordImage> out;
-  if (assembly.words.size() != words.size()) {
-    SourceLocation at = words.empty() ? spec_->functionWhere : words.front().where;
-    return Diagnostics{{at, "expected " + std::to_string(words.size()) + " words, the assembly has " +
-                                std::to_string(assembly.words.size())}};
-  }
-  for (size_t i = 0; i < words.size(); ++i) {
-    out.push_back(image(assembly.words[i], words[i].text));
-    out.back().assembled.where = words[i].where;  // report at the spec's text
-  }
-  return out;
-}
-
 std::variant<WordImage, Diagnostics> SiteInstance::interim(const WordSpec& w, unsigned index) const {
-  auto ws = assembleWords({w}, index);
-  if (auto* e = std::get_if<Diagnostics>(&ws)) return *e;
-  return std::get<std::vector<WordImage>>(ws).front();
+  auto a = assembleWord(*spec_, w, index, target_);
+  if (auto* e = std::get_if<Diagnostics>(&a)) return *e;
+  return image(std::get<mips::AssembledWord>(a), w.text);
 }
 
 std::string SiteInstance::describeSymbols() const {

@@ -49,13 +49,10 @@ class SiteInstance {
   const std::vector<WordImage>& body() const { return body_; }
   // The word a `write I = "insn"` step writes.
   std::variant<WordImage, Diagnostics> interim(const WordSpec&, unsigned index) const;
-  // The word `write I` writes: word I of the `to` state (or an interim).
   std::string describeSymbols() const;
 
  private:
   SiteInstance(const Spec& s, const mips::Target& t, z3::context& c) : spec_(&s), target_(t), ctx_(&c) {}
-  std::variant<std::vector<WordImage>, Diagnostics> assembleWords(const std::vector<WordSpec>&,
-                                                                  unsigned first) const;
   WordImage image(const mips::AssembledWord&, const std::string& source) const;
 
   const Spec* spec_;
