@@ -36,9 +36,9 @@ std::optional<unsigned> parseGpr(std::string_view s, Abi abi) {
   for (unsigned i = 0; i < 32; ++i)
     if (table[i] == s) return i;
   if (s == "fp") return reg::s8;
-  if (abi != Abi::O32 && s.size() == 3 && s.substr(0, 2) == "ta" &&
-      s[2] >= '0' && s[2] <= '3')
-    return 8 + unsigned(s[2] - '0');  // ta0..ta3 = a4..a7 under n32/n64
+  // ta0..ta3 (IRIX names, kept by GNU as): a4..a7 under n32/n64, t4..t7 under o32.
+  if (s.size() == 3 && s.substr(0, 2) == "ta" && s[2] >= '0' && s[2] <= '3')
+    return (abi == Abi::O32 ? 12 : 8) + unsigned(s[2] - '0');
   return std::nullopt;
 }
 

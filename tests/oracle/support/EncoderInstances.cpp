@@ -83,9 +83,10 @@ bool isJalr(const InstrDesc& d) {
   return (d.op == Op::Jalr || d.op == Op::JalrHb) && !(d.flags & kAlias);
 }
 
-// A branch target: a label in the file or the edge of the encoding's reach.
+// A branch target: a label in the file or the edge of the encoding's reach
+// (always the latter for a lone instance, lines == 0).
 std::string branchTarget(Drawer& dr, Opnd k, size_t line, size_t lines) {
-  if (dr.chance(0.15)) {
+  if (lines == 0 || dr.chance(0.15)) {
     int64_t half = int64_t(1) << (immediateWidth(k) - 1);
     int64_t words = dr.chance(0.5) ? half - 1 : -half;
     if (dr.chance(0.3)) words = dr.uniform(-half, half - 1);
@@ -104,7 +105,7 @@ std::string branchTarget(Drawer& dr, Opnd k, size_t line, size_t lines) {
 // Relocation operators on a label, where GNU as allows them for the row.
 std::optional<std::string> relocated(Drawer& dr, const InstrDesc& d, Opnd k, const Target& t,
                                      size_t lines) {
-  if (!dr.chance(0.05)) return std::nullopt;
+  if (lines == 0 || !dr.chance(0.05)) return std::nullopt;
   std::string label = "L" + std::to_string(dr.uniform(0, int64_t(lines) - 1));
   bool low = d.op == Op::Addiu || d.op == Op::Daddiu || d.op == Op::Ori || k == Opnd::Mem16;
   if (low && !(d.flags & kAsmOnly)) return "%lo(" + label + ")";
@@ -160,7 +161,7 @@ Draft instance(Drawer& dr, const InstrDesc& d, const Target& t, uint64_t base, s
       case Opnd::Zero: s = dr.chance(0.5) ? "$0" : "$zero"; break;
       case Opnd::Br16: case Opnd::Br21: case Opnd::Br26: s = branchTarget(dr, k, line, lines); break;
       case Opnd::Jump26:
-        if (dr.chance(0.3)) {
+        if (lines == 0 || dr.chance(0.3)) {
           uint64_t region = (base + 4 * line + 4) & ~0x0fffffffull;
           s = hex(region | (uint64_t(dr.uniform(0, 0x3ffffff)) << 2));
         } else {
@@ -212,6 +213,12 @@ std::string Batch::source() const {
   for (size_t i = 0; i < lines.size(); ++i)
     s += "L" + std::to_string(i) + ": " + (i % 64 == 0 ? "1: " : "") + lines[i].text + "\n";
   return s;
+}
+
+std::string loneInstance(const InstrDesc& d, const Target& t, uint64_t address,
+                         std::mt19937_64& rng) {
+  Drawer dr(t, rng);
+  return instance(dr, d, t, address, 0, 0).text;
 }
 
 std::vector<const InstrDesc*> rowsFor(Isa isa) {

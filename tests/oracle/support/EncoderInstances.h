@@ -35,6 +35,12 @@ struct Batch {
 // so that no delay or forbidden slot holds another one.
 Batch makeBatch(const mips::Target&, uint64_t base, unsigned perRow, std::mt19937_64&);
 
+// One valid-looking instance of a row that needs no labels (targets are
+// `.+N`, jumps absolute in the region of `address`), for corpora of inputs
+// that must be refused for another reason (wrong ISA, a bad operand).
+std::string loneInstance(const mips::InstrDesc&, const mips::Target&, uint64_t address,
+                         std::mt19937_64&);
+
 // The ISA's rows, in table order, that makeBatch draws from.
 std::vector<const mips::InstrDesc*> rowsFor(mips::Isa);
 
