@@ -159,7 +159,7 @@ class SpecChecker {
       r.counts.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       return r;
     }
-    FetchModel fm(tl, spec_.model, t.when);
+    FetchModel fm(tl, spec_.model, t.when, cacheLines());
     PassSetup ps = setup(tl, fm, allowed);
     ps.versions = versions;
     ps.versionNames = names;
@@ -182,6 +182,21 @@ class SpecChecker {
   Prover prover_;
 
   unsigned regionWords() const { return site_.regionWords(); }
+
+  // Which words share an I-cache line: known when F's address or alignment
+  // fixes the line boundaries; otherwise each word is its own line (the
+  // stale model then allows the most).
+  std::vector<unsigned> cacheLines() const {
+    std::vector<unsigned> lines;
+    const SymbolSpec* f = spec_.symbol(spec_.function);
+    uint64_t bytes = spec_.model.lineBytes;
+    for (unsigned i = 0; i < regionWords(); ++i) {
+      if (f && f->value) lines.push_back(unsigned((*f->value + 4ull * i) / bytes));
+      else if (f && f->align % bytes == 0) lines.push_back(unsigned(4ull * i / bytes));
+      else lines.push_back(i);
+    }
+    return lines;
+  }
 
   PassSetup setup(const Timeline& tl, const FetchModel& fm, const BehaviourSpec& allowed) {
     PassSetup ps;

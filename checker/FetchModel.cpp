@@ -1,29 +1,28 @@
 #include "checker/FetchModel.h"
 
 #include <algorithm>
+#include <map>
 
 namespace patchcheck {
 
-FetchModel::FetchModel(const Timeline& tl, const ModelSpec& m, When w) : tl_(tl), model_(m), when_(w) {}
-
-unsigned FetchModel::group(const Write& w) const {
-  // Under `stale`, sync does not order instruction fetch: only flush does.
-  return model_.fetch == FetchKind::Stale ? w.flushGroup : w.syncGroup;
-}
+FetchModel::FetchModel(const Timeline& tl, const ModelSpec& m, When w, std::vector<unsigned> lines)
+    : tl_(tl), model_(m), when_(w), lines_(std::move(lines)) {}
 
 bool FetchModel::interruptsAnywhere() const {
   if (when_ == When::StopMachine) return model_.preemption;
   return model_.fetch == FetchKind::Stale && model_.preemption;
 }
 
-// Writes done by `time`; under sc all of them are visible, otherwise only
-// those a flush before `time` forces.
+// The least observer at `time`. Under sc every write done is visible; under
+// weak, so is every write once stop_machine has let CPUs run again; under
+// stale only what a flush before `time` forced (stop_machine does not
+// invalidate I-cache lines).
 Observer FetchModel::atTime(unsigned time, unsigned limit) const {
   Observer o{time, limit, std::vector<bool>(tl_.writes.size(), false)};
-  unsigned forced = model_.fetch == FetchKind::Sc || when_ != When::Live
-                        ? unsigned(std::count_if(tl_.writes.begin(), tl_.writes.end(),
-                                                 [&](const Write& w) { return w.step < time; }))
-                        : tl_.flushedWrites(time);
+  bool allDone = model_.fetch == FetchKind::Sc || (when_ != When::Live && model_.fetch == FetchKind::Weak);
+  unsigned forced = allDone ? unsigned(std::count_if(tl_.writes.begin(), tl_.writes.end(),
+                                                     [&](const Write& w) { return w.step < time; }))
+                            : tl_.flushedWrites(time);
   for (unsigned i = 0; i < forced; ++i) o.visible[i] = true;
   close(o);
   return o;
@@ -38,18 +37,25 @@ std::vector<Observer> FetchModel::starts() const {
   return out;
 }
 
-// Closes the visible set: earlier writes to the same word (coherence) and,
-// under weak/stale, every write of an earlier barrier group.
+// Closes the visible set: earlier writes to the same word (coherence); under
+// weak every write of an earlier barrier group; under stale the same, but
+// only within one I-cache line: a refill copies the whole line from memory,
+// where the writer's syncs ordered the writes, while different lines may be
+// refilled at different times.
 void FetchModel::close(Observer& o) const {
   if (model_.fetch == FetchKind::Sc) return;  // sc sets are prefixes already
-  unsigned top = 0;
-  bool any = false;
-  for (size_t i = 0; i < tl_.writes.size(); ++i)
-    if (o.visible[i]) top = std::max(top, group(tl_.writes[i])), any = true;
-  if (!any) return;
+  bool stale = model_.fetch == FetchKind::Stale;
+  std::map<unsigned, unsigned> top;  // line (or everything, under weak) -> highest group seen
+  for (size_t i = 0; i < tl_.writes.size(); ++i) {
+    if (!o.visible[i]) continue;
+    unsigned key = stale ? lineOf(tl_.writes[i].word) : 0;
+    auto [it, fresh] = top.emplace(key, tl_.writes[i].syncGroup);
+    if (!fresh) it->second = std::max(it->second, tl_.writes[i].syncGroup);
+  }
   for (size_t i = 0; i < tl_.writes.size(); ++i) {
     const Write& w = tl_.writes[i];
-    if (group(w) < top) o.visible[i] = true;
+    auto it = top.find(stale ? lineOf(w.word) : 0);
+    if (it != top.end() && w.syncGroup < it->second) o.visible[i] = true;
   }
   for (size_t i = 0; i < tl_.writes.size(); ++i) {
     if (!o.visible[i]) continue;
@@ -66,9 +72,9 @@ std::optional<Observer> FetchModel::observe(const Observer& o, unsigned word, un
   Observer n = o;
   if (version > 0) {
     const Write& w = tl_.writes[tl_.writeOf(word, version)];
-    if (when_ != When::Live) {
-      if (!o.visible[tl_.writeOf(word, version)]) return std::nullopt;
-    } else {
+    {
+      // Under stop_machine and boot the writer's time is fixed for a pass.
+      if (when_ != When::Live && w.step >= n.time) return std::nullopt;
       n.time = std::max(n.time, w.step + 1);
       if (n.time > n.limit) return std::nullopt;
       if (model_.fetch == FetchKind::Sc) {
@@ -88,12 +94,11 @@ std::optional<Observer> FetchModel::observe(const Observer& o, unsigned word, un
 }
 
 std::optional<Observer> FetchModel::interrupt(const Observer& o) const {
-  if (when_ == When::StopMachine) {
+  if (when_ == When::StopMachine && model_.preemption && o.time != tl_.stepCount) {
     // A task preempted inside the site resumes after the steps.
-    if (!model_.preemption || o.time == tl_.stepCount) return std::nullopt;
     return atTime(tl_.stepCount, tl_.stepCount);
   }
-  if (when_ == When::Live && model_.fetch == FetchKind::Stale && model_.preemption) {
+  if (when_ != When::Boot && model_.fetch == FetchKind::Stale && model_.preemption) {
     // The task may resume on another CPU whose I-cache lines are older:
     // only what a flush forced stays visible.
     Observer n = atTime(o.time, o.limit);

@@ -21,7 +21,10 @@ struct Observer {
 
 class FetchModel {
  public:
-  FetchModel(const Timeline&, const ModelSpec&, When);
+  // `lineOfWord`: the I-cache line of each word (stale only); words with no
+  // entry, or when the site's alignment leaves it open, are each their own
+  // line, which allows the most behaviours.
+  FetchModel(const Timeline&, const ModelSpec&, When, std::vector<unsigned> lineOfWord = {});
 
   // Least observers for a pass starting at each distinguishable time.
   std::vector<Observer> starts() const;
@@ -39,10 +42,11 @@ class FetchModel {
   const Timeline& tl_;
   ModelSpec model_;
   When when_;
+  std::vector<unsigned> lines_;
 
+  unsigned lineOf(unsigned word) const { return word < lines_.size() ? lines_[word] : 1000 + word; }
   Observer atTime(unsigned time, unsigned limit) const;
   void close(Observer&) const;
-  unsigned group(const Write& w) const;
 };
 
 }  // namespace patchcheck

@@ -74,11 +74,13 @@ class Explorer {
     for (const Observer& o : s_.fetch->starts()) {
       if (std::find(seen.begin(), seen.end(), o) != seen.end()) continue;
       seen.push_back(o);
-      stack_.push_back(Node{mips::Cpu(entry_, f), {o}, {}, {}, {}, 0, 0, false, std::nullopt});
+      later(Node{mips::Cpu(entry_, f), {o}, {}, {}, {}, 0, 0, false, std::nullopt});
     }
-    while (!stack_.empty() && !out_.counterexample) {
-      Node n = std::move(stack_.back());
-      stack_.pop_back();
+    while (!out_.counterexample) {
+      auto bucket = std::find_if(pending_.begin(), pending_.end(), [](const auto& b) { return !b.empty(); });
+      if (bucket == pending_.end()) break;
+      Node n = std::move(bucket->back());
+      bucket->pop_back();
       advance(n);
     }
     prover_.pop();
@@ -96,11 +98,18 @@ class Explorer {
   mips::Target t_;
   mips::AbiModel abi_;
   mips::MachineState entry_;
-  std::vector<Node> stack_;
+  // Executions waiting to be explored, by how many interrupts they took:
+  // the fewest first, so a counterexample has no interrupt it does not need.
+  std::vector<std::vector<Node>> pending_;
   PassOutcome out_;
   bool unknown_ = false;
 
   unsigned siteWords() const { return s_.site->spec().words; }
+
+  void later(Node&& n) {
+    if (pending_.size() <= n.interrupts) pending_.resize(n.interrupts + 1);
+    pending_[n.interrupts].push_back(std::move(n));
+  }
 
   // An ABI-conformant entry: sp aligned; under n32, pointers are
   // sign-extended 32-bit values.
@@ -170,7 +179,7 @@ class Explorer {
           Node child = n;
           child.path.push_back(locs[i].second);
           child.located = locs[i].first;
-          stack_.push_back(std::move(child));
+          later(std::move(child));
         }
         if (!locs[0].second.simplify().is_true()) n.path.push_back(locs[0].second);
         n.located = locs[0].first;
@@ -190,7 +199,7 @@ class Explorer {
       other.path.push_back(!taken);
       other.cpu.settleBranch(false);
       other.events.push_back(Event{Event::Kind::Settle, 0, "", std::nullopt, std::nullopt, nullptr, false, 0});
-      stack_.push_back(std::move(other));
+      later(std::move(other));
     }
     if (!yes && !no) return false;
     n.path.push_back(yes ? taken : !taken);
@@ -218,7 +227,7 @@ class Explorer {
     child.observers = after;
     ++child.interrupts;
     child.events.push_back(Event{Event::Kind::Interrupt, 0, "", child.cpu.pc, std::nullopt, nullptr, false, 0});
-    stack_.push_back(std::move(child));
+    later(std::move(child));
   }
 
   // Where the next fetch is: a word of the site region, its end, a declared
@@ -374,7 +383,7 @@ class Explorer {
         n = std::move(c);
         return true;
       }
-      stack_.push_back(std::move(c));
+      later(std::move(c));
     }
     return false;
   }
