@@ -30,7 +30,9 @@ std::string pad(std::string s, size_t n) {
 
 }  // namespace
 
-void printCounterexample(std::ostream& o, const Counterexample& cx, const std::string& in) {
+void printCounterexample(std::ostream& o, const Counterexample& cx, const std::string& in,
+                         const mips::Target& t) {
+  auto addr = [&t](uint64_t a) { return hex(t.is64() ? a : (a & 0xffffffffull)); };
   o << in << "broken rule: " << cx.rule << "\n";
   if (!cx.intermediateState.empty()) o << in << "words seen:  " << cx.intermediateState << "\n";
   if (!cx.schedule.empty()) {
@@ -44,7 +46,8 @@ void printCounterexample(std::ostream& o, const Counterexample& cx, const std::s
     o << in << "trace:\n";
     for (const TraceStep& s : cx.trace) {
       char head[64];
-      snprintf(head, sizeof head, "%016llx: %08x  ", (unsigned long long)s.address, s.word);
+      if (t.is64()) snprintf(head, sizeof head, "%016llx: %08x  ", (unsigned long long)s.address, s.word);
+      else snprintf(head, sizeof head, "%08llx: %08x  ", (unsigned long long)(s.address & 0xffffffffull), s.word);
       o << in << "  " << head << pad(s.text, 26) << pad(s.origin, 24);
       if (!s.note.empty()) o << "  " << s.note;
       o << "\n";
@@ -52,18 +55,19 @@ void printCounterexample(std::ostream& o, const Counterexample& cx, const std::s
   }
   if (!cx.symbols.empty()) {
     o << in << "symbols:    ";
-    for (const auto& [n, v] : cx.symbols) o << " " << n << "=" << hex(v);
+    for (const auto& [n, v] : cx.symbols) o << " " << n << "=" << addr(v);
     o << "\n";
   }
   if (!cx.entryRegisters.empty()) {
     o << in << "entry regs: ";
     unsigned k = 0;
     for (const auto& [n, v] : cx.entryRegisters) {
+      if (v == 0) continue;
       if (k && k % 4 == 0) o << "\n" << in << "            ";
       o << " " << n << "=" << hex(v);
       ++k;
     }
-    o << "\n";
+    o << (k ? " (all others 0)" : " all 0") << "\n";
   }
   for (const std::string& d : cx.details) o << in << d << "\n";
   o << in << (cx.replayed ? "confirmed: " : "not confirmed: ") << cx.replayNote << "\n";
@@ -71,16 +75,23 @@ void printCounterexample(std::ostream& o, const Counterexample& cx, const std::s
 
 void printSpecResult(std::ostream& o, const SpecResult& r, const mips::Target& t, bool verbose) {
   o << r.specPath << " [" << t.str() << "]\n";
+  // With one transition chosen, only its two states are of interest.
+  auto shown = [&r](const std::string& state) {
+    if (r.transitions.size() != 1) return true;
+    const std::string& t = r.transitions.front().transition;
+    size_t arrow = t.find("->");
+    return t.substr(0, arrow) == state || t.substr(arrow + 2) == state;
+  };
   for (const StateResult& s : r.states) {
-    if (!verbose && s.verdict == Verdict::Safe) continue;
+    if ((!verbose && s.verdict == Verdict::Safe) || !shown(s.state)) continue;
     o << "  state " << pad(s.state, 16) << pad(std::string(name(s.verdict)), 8) << s.declared << "\n";
-    if (s.counterexample) printCounterexample(o, *s.counterexample, "      ");
+    if (s.counterexample) printCounterexample(o, *s.counterexample, "      ", t);
   }
   for (const TransitionResult& tr : r.transitions) {
     o << "  " << pad(tr.transition, 22) << pad(std::string(name(tr.verdict)), 8) << counts(tr.counts)
       << expectation(tr) << "\n";
     if (tr.verdict == Verdict::Unknown) o << "      solver: " << tr.unknownReason << "\n";
-    if (tr.counterexample) printCounterexample(o, *tr.counterexample, "      ");
+    if (tr.counterexample) printCounterexample(o, *tr.counterexample, "      ", t);
     if (verbose)
       for (const std::string& n : tr.notes) o << "      note: " << n << "\n";
   }

@@ -14,7 +14,9 @@ struct RunResults {
   std::vector<mips::Target> targets;
 };
 
-void printCounterexample(std::ostream&, const Counterexample&, const std::string& indent);
+// Addresses print as the target holds them: 32-bit targets show 32 bits.
+void printCounterexample(std::ostream&, const Counterexample&, const std::string& indent,
+                         const mips::Target&);
 void printSpecResult(std::ostream&, const SpecResult&, const mips::Target&, bool verbose);
 void printSummaryTable(std::ostream&, const RunResults&);
 
