@@ -8,5 +8,6 @@ namespace patchcheck {
 void addAsmCommand(CLI::App&, int& exitCode);
 void addDisasmCommand(CLI::App&, int& exitCode);
 void addCheckCommand(CLI::App&, int& exitCode);
+void addSynthCommand(CLI::App&, int& exitCode);
 
 }  // namespace patchcheck

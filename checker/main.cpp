@@ -11,6 +11,7 @@ int main(int argc, char** argv) {
   patchcheck::addAsmCommand(app, exitCode);
   patchcheck::addDisasmCommand(app, exitCode);
   patchcheck::addCheckCommand(app, exitCode);
+  patchcheck::addSynthCommand(app, exitCode);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
