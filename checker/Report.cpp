@@ -98,19 +98,19 @@ void printSpecResult(std::ostream& o, const SpecResult& r, const mips::Target& t
 }
 
 void printSummaryTable(std::ostream& o, const RunResults& rr) {
-  o << pad("spec", 28) << pad("transition", 22) << pad("target", 24) << pad("verdict", 9) << pad("expect", 8)
+  o << pad("spec", 33) << pad("transition", 22) << pad("target", 24) << pad("verdict", 9) << pad("expect", 8)
     << pad("paths", 7) << "time\n";
   for (size_t i = 0; i < rr.specs.size(); ++i) {
     const SpecResult& r = rr.specs[i];
     for (const StateResult& s : r.states)
       if (s.verdict != Verdict::Safe)
-        o << pad(r.spec, 28) << pad("state " + s.state, 22) << pad(rr.targets[i].str(), 24)
+        o << pad(r.spec, 33) << pad("state " + s.state, 22) << pad(rr.targets[i].str(), 24)
           << pad(std::string(name(s.verdict)), 9) << pad("-", 8) << pad(std::to_string(s.counts.paths), 7) << "\n";
     for (const TransitionResult& t : r.transitions) {
       char time[32];
       snprintf(time, sizeof time, "%.3f s", t.counts.seconds);
       std::string ex = !t.expect ? "-" : t.expectationMet() ? "met" : "MISSED";
-      o << pad(r.spec, 28) << pad(t.transition, 22) << pad(rr.targets[i].str(), 24)
+      o << pad(r.spec, 33) << pad(t.transition, 22) << pad(rr.targets[i].str(), 24)
         << pad(std::string(name(t.verdict)), 9) << pad(ex, 8) << pad(std::to_string(t.counts.paths), 7) << time
         << "\n";
     }
