@@ -23,7 +23,8 @@ std::string hex(uint64_t v) {
 // form GNU as accepts: $N or $name registers, decimal or hex, expressions.
 class Drawer {
  public:
-  Drawer(const Target& t, std::mt19937_64& rng) : t_(t), rng_(rng) {}
+  Drawer(const Target& t, std::mt19937_64& rng, bool irixNames = true)
+      : t_(t), rng_(rng), irix_(irixNames) {}
 
   int64_t uniform(int64_t lo, int64_t hi) {
     return std::uniform_int_distribution<int64_t>(lo, hi)(rng_);
@@ -47,7 +48,7 @@ class Drawer {
   std::string regText(unsigned r) {
     if (chance(0.5)) return "$" + std::to_string(r);
     if (r == 30 && chance(0.3)) return "$fp";
-    if (t_.abi != Abi::O32 && r >= 8 && r <= 11 && chance(0.3))
+    if (irix_ && t_.abi != Abi::O32 && r >= 8 && r <= 11 && chance(0.3))
       return "$ta" + std::to_string(r - 8);
     return "$" + std::string(gprName(r, t_.abi));
   }
@@ -77,6 +78,7 @@ class Drawer {
  private:
   const Target& t_;
   std::mt19937_64& rng_;
+  bool irix_;
 };
 
 bool isJalr(const InstrDesc& d) {
@@ -228,8 +230,9 @@ std::vector<const InstrDesc*> rowsFor(Isa isa) {
   return out;
 }
 
-Batch makeBatch(const Target& t, uint64_t base, unsigned perRow, std::mt19937_64& rng) {
-  Drawer dr(t, rng);
+Batch makeBatch(const Target& t, uint64_t base, unsigned perRow, std::mt19937_64& rng,
+                bool irixNames) {
+  Drawer dr(t, rng, irixNames);
   auto rows = rowsFor(t.isa);
   // Instances in random order, so that branches reach forwards and back.
   std::vector<const InstrDesc*> order;

@@ -33,7 +33,10 @@ struct Batch {
 // Every row available in the target's ISA (assembler-only spellings
 // included) gets `perRow` instances. A control transfer is followed by a nop
 // so that no delay or forbidden slot holds another one.
-Batch makeBatch(const mips::Target&, uint64_t base, unsigned perRow, std::mt19937_64&);
+// irixNames: also spell $8..$11 as $ta0..$ta3 under n32/n64 (GNU as takes
+// them; llvm-mc does not).
+Batch makeBatch(const mips::Target&, uint64_t base, unsigned perRow, std::mt19937_64&,
+                bool irixNames = true);
 
 // One valid-looking instance of a row that needs no labels (targets are
 // `.+N`, jumps absolute in the region of `address`), for corpora of inputs
