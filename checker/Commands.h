@@ -9,5 +9,7 @@ void addAsmCommand(CLI::App&, int& exitCode);
 void addDisasmCommand(CLI::App&, int& exitCode);
 void addCheckCommand(CLI::App&, int& exitCode);
 void addSynthCommand(CLI::App&, int& exitCode);
+void addTableCommand(CLI::App&, int& exitCode);
+void addVerifyTableCommand(CLI::App&, int& exitCode);
 
 }  // namespace patchcheck

@@ -12,6 +12,8 @@ int main(int argc, char** argv) {
   patchcheck::addDisasmCommand(app, exitCode);
   patchcheck::addCheckCommand(app, exitCode);
   patchcheck::addSynthCommand(app, exitCode);
+  patchcheck::addTableCommand(app, exitCode);
+  patchcheck::addVerifyTableCommand(app, exitCode);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

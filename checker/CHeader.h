@@ -1,0 +1,15 @@
+#pragma once
+// The C header of a patch table, in kernel style: `static const u32` arrays
+// of each state's words and of each transition's steps per ISA/endian/ABI,
+// and for a word that depends on an address an inline function that ORs the
+// relocated field into the fixed bits the instruction table gives.
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+namespace patchcheck {
+
+// Rendered from the table's JSON (checker/PatchTable.h) alone.
+std::string cHeader(const nlohmann::json& table, const std::string& jsonFileName);
+
+}  // namespace patchcheck
