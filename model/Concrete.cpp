@@ -5,13 +5,14 @@
 namespace patchcheck::mips {
 
 std::optional<uint64_t> concreteValue(const z3::expr& e) {
+  uint64_t out = 0;
+  if (e.is_numeral() && e.is_numeral_u64(out)) return out;
   z3::expr v = e.simplify();
   if (v.is_bool()) {
     if (v.is_true()) return 1;
     if (v.is_false()) return 0;
     return std::nullopt;
   }
-  uint64_t out = 0;
   if (v.is_numeral() && v.is_numeral_u64(out)) return out;
   return std::nullopt;
 }
@@ -21,7 +22,37 @@ Fetched fetchWord(z3::context& c, uint32_t word, Isa isa) {
 }
 
 std::optional<uint64_t> ConcreteRun::byte(uint64_t address) const {
-  return concreteValue(z3::select(state.memory, state.ctx.bv_val(address, 64)));
+  return concreteValue(state.loadByte(state.ctx.bv_val(address, 64)));
+}
+
+std::vector<std::optional<uint8_t>> ConcreteRun::bytes(uint64_t address, size_t n) const {
+  std::vector<std::optional<uint8_t>> out(n);
+  std::vector<bool> done(n, false);
+  size_t left = n;
+  z3::expr m = state.memory;
+  // Newest store first: the first store to an address decides its byte.
+  while (left > 0 && m.is_app()) {
+    Z3_decl_kind k = m.decl().decl_kind();
+    if (k == Z3_OP_CONST_ARRAY) {
+      auto v = concreteValue(m.arg(0));
+      for (size_t i = 0; i < n; ++i)
+        if (!done[i] && v) out[i] = uint8_t(*v);
+      return out;
+    }
+    if (k != Z3_OP_STORE) break;
+    auto at = concreteValue(m.arg(1));
+    if (!at) break;
+    if (*at >= address && *at - address < n && !done[*at - address]) {
+      auto v = concreteValue(m.arg(2));
+      if (v) out[*at - address] = uint8_t(*v);
+      done[*at - address] = true;
+      --left;
+    }
+    m = m.arg(0);
+  }
+  for (size_t i = 0; i < n; ++i)
+    if (!done[i]) out[i] = byte(address + i);
+  return out;
 }
 
 ConcreteRun runConcrete(z3::context& c, const ConcreteStart& start) {
@@ -34,7 +65,6 @@ ConcreteRun runConcrete(z3::context& c, const ConcreteStart& start) {
   for (const auto& block : start.memory)
     for (size_t i = 0; i < block.bytes.size(); ++i)
       s.memory = z3::store(s.memory, c.bv_val(block.address + i, 64), c.bv_val(block.bytes[i], 8));
-  s.memory = s.memory.simplify();
 
   Cpu cpu(std::move(s), c.bv_val(start.base, 64));
   struct {

@@ -49,6 +49,8 @@ struct ConcreteRun {
   std::optional<uint64_t> hi() const { return concreteValue(state.hi); }
   std::optional<uint64_t> lo() const { return concreteValue(state.lo); }
   std::optional<uint64_t> byte(uint64_t address) const;
+  // n bytes from address in one walk over the store history (nullopt: unknown).
+  std::vector<std::optional<uint8_t>> bytes(uint64_t address, size_t n) const;
 };
 
 // Runs from base until pc leaves the program (at a boundary outside any

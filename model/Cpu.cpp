@@ -65,9 +65,7 @@ std::vector<Fault> Cpu::step(const Fetched& f) {
 
   StepEffect e = execute(state, f, here);
   faults.insert(faults.end(), e.faults.begin(), e.faults.end());
-  auto plus = [&](const z3::expr& a, unsigned d) {
-    return state.normalize(a + c.bv_val(d, 64)).simplify();
-  };
+  auto plus = [&](const z3::expr& a, unsigned d) { return state.advance(a, d); };
 
   if (inSlot && inSlot->control.kind == Control::Kind::Delayed) {
     // End of a delay slot: the branch's decision takes effect now.

@@ -75,11 +75,47 @@ z3::expr MachineState::normalize(const z3::expr& a) const {
   return target.is64() ? a : z3::sext(a.extract(31, 0), 32);
 }
 
+z3::expr MachineState::advance(const z3::expr& addr64, uint64_t bytes) const {
+  uint64_t v = 0;
+  if (addr64.is_numeral() && addr64.is_numeral_u64(v)) {  // the common, concrete case
+    v += bytes;
+    if (!target.is64()) v = uint64_t(int64_t(int32_t(uint32_t(v))));
+    return ctx.bv_val(v, 64);
+  }
+  return normalize(addr64 + ctx.bv_val(bytes, 64)).simplify();
+}
+
+// select(store(m, i, v), j) = v if i = j, else select(m, j): applied here
+// when both indexes are numerals, so loads from concrete addresses do not
+// drag the whole store history into every term (and concrete runs stay fast).
+z3::expr MachineState::loadByte(const z3::expr& addr64) const {
+  z3::expr a = addr64.is_numeral() ? addr64 : addr64.simplify();
+  if (!a.is_numeral()) return z3::select(memory, a);
+  // Walk the store chain with the C API: numerals are hash-consed, so equal
+  // indexes are the same AST; the subterms stay alive through `memory`.
+  Z3_context zc = ctx;
+  Z3_ast m = memory;
+  while (Z3_get_ast_kind(zc, m) == Z3_APP_AST) {
+    Z3_app app = Z3_to_app(zc, m);
+    Z3_decl_kind k = Z3_get_decl_kind(zc, Z3_get_app_decl(zc, app));
+    if (k == Z3_OP_CONST_ARRAY) return z3::to_expr(ctx, Z3_get_app_arg(zc, app, 0));
+    if (k != Z3_OP_STORE) break;
+    Z3_ast index = Z3_get_app_arg(zc, app, 1);
+    if (Z3_is_eq_ast(zc, index, a)) return z3::to_expr(ctx, Z3_get_app_arg(zc, app, 2));
+    if (!Z3_is_numeral_ast(zc, index)) break;
+    m = Z3_get_app_arg(zc, app, 0);
+  }
+  return z3::select(z3::to_expr(ctx, m), a);
+}
+
 z3::expr MachineState::load(const z3::expr& addr64, unsigned bytes) const {
   // Big endian: the byte at the lowest address is the most significant.
-  z3::expr value = z3::select(memory, addr64);
+  z3::expr base = addr64.simplify();
+  uint64_t numeric = 0;
+  bool known = base.is_numeral() && base.is_numeral_u64(numeric);
+  z3::expr value = loadByte(base);
   for (unsigned i = 1; i < bytes; ++i) {
-    z3::expr b = z3::select(memory, addr64 + ctx.bv_val(i, 64));
+    z3::expr b = loadByte(known ? ctx.bv_val(numeric + i, 64) : base + ctx.bv_val(i, 64));
     value = target.endian == Endian::Big ? z3::concat(value, b) : z3::concat(b, value);
   }
   return value;

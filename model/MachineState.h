@@ -56,11 +56,14 @@ struct MachineState {
   // A 64-bit address computed with 64-bit arithmetic, reduced to what the
   // ISA can form (32-bit ISAs: modulo 2^32, sign-extended).
   z3::expr normalize(const z3::expr& addr64) const;
+  // addr64 + bytes, normalized and simplified (the next pc, a link value).
+  z3::expr advance(const z3::expr& addr64, uint64_t bytes) const;
   // A value no instruction determines (mfc0 result, sc success...): a new
   // constant "what#N"; bits == 0 makes a boolean.
   z3::expr fresh(const std::string& what, unsigned bits);
 
   z3::expr load(const z3::expr& addr64, unsigned bytes) const;  // endian-aware
+  z3::expr loadByte(const z3::expr& addr64) const;
   void store(const z3::expr& addr64, const z3::expr& value, unsigned bytes);
 };
 

@@ -29,12 +29,22 @@ std::string_view name(FaultKind k) {
 
 unsigned Fetched::reg(Opnd k) const { return registerOf(k, bits); }
 
+namespace {
+bool isSignedKind(Opnd k) {
+  return k == Opnd::Simm16 || k == Opnd::Mem16 || k == Opnd::Mem9 || isBranchKind(k);
+}
+}  // namespace
+
 z3::expr Fetched::imm(Opnd k, unsigned width) const {
   z3::context& c = word.ctx();
   unsigned w = immediateWidth(k), shift = immediateShift(k);
   if (w == 0) return c.bv_val(0, width);
+  if (word.is_numeral()) {  // concrete word: no solver work
+    uint64_t v = isSignedKind(k) ? uint64_t(signedImmediateOf(k, bits)) : immediateOf(k, bits);
+    return c.bv_val(width >= 64 ? v : v & ((uint64_t(1) << width) - 1), width);
+  }
   z3::expr field = word.extract(shift + w - 1, shift);
-  bool isSigned = k == Opnd::Simm16 || k == Opnd::Mem16 || k == Opnd::Mem9 || isBranchKind(k);
+  bool isSigned = isSignedKind(k);
   if (width == w) return field.simplify();
   if (width < w) return field.extract(width - 1, 0).simplify();
   return (isSigned ? z3::sext(field, width - w) : z3::zext(field, width - w)).simplify();
@@ -73,10 +83,11 @@ class Execution {
   }
   std::string regName(unsigned r) const { return "$" + std::string(gprName(r, s_.target.abi)); }
 
-  void fault(FaultKind k, const z3::expr& when, std::string detail) {
+  // `detail` follows the instruction's text; built only for faults that can happen.
+  void fault(FaultKind k, const z3::expr& when, const std::string& detail) {
     z3::expr w = when.simplify();
     if (w.is_false()) return;
-    effect_.faults.push_back(Fault{k, w, std::move(detail)});
+    effect_.faults.push_back(Fault{k, w, detail.empty() ? text() : text() + ": " + detail});
   }
   void effect(std::string what, const z3::expr& address) {
     s_.effects.push_back(SideEffect{std::move(what), address.simplify()});
@@ -95,29 +106,30 @@ class Execution {
     for (unsigned r : regs) {
       if (r == 0) continue;
       fault(FaultKind::Unpredictable, !isWordValue(R(r)),
-            text() + ": " + regName(r) + " is not a sign-extended 32-bit value (MIPS64 NotWordValue)");
+            regName(r) + " is not a sign-extended 32-bit value (MIPS64 NotWordValue)");
     }
   }
 
   // --- addresses
-  z3::expr pcPlus(int64_t d) const { return s_.normalize(pc_ + bv(uint64_t(d), 64)); }
+  z3::expr pcPlus(int64_t d) const { return s_.advance(pc_, uint64_t(d)); }
   z3::expr effectiveAddress(Opnd mem) const {
     return s_.normalize(s_.address(R(rs())) + f_.imm(mem, 64));
   }
-  Opnd memOperand() const {
-    for (Opnd k : f_.desc->operands)
-      if (isMemoryKind(k)) return k;
-    return Opnd::Mem16;
-  }
+  // Field layouts by encoding, not by the row's operand list (aliases may
+  // spell fewer operands): R6 moved ll/sc/cache/pref to SPECIAL3 with 9-bit
+  // offsets; bc/balc have 26-bit and beqzc/bnezc 21-bit offsets.
+  Opnd memOperand() const { return (f_.bits >> 26) == 0x1f ? Opnd::Mem9 : Opnd::Mem16; }
   Opnd branchOperand() const {
-    for (Opnd k : f_.desc->operands)
-      if (isBranchKind(k)) return k;
-    return Opnd::Br16;
+    switch (f_.desc->op) {
+      case Op::Bc: case Op::Balc: return Opnd::Br26;
+      case Op::Beqzc: case Op::Bnezc: return Opnd::Br21;
+      default: return Opnd::Br16;
+    }
   }
   void requireAligned(const z3::expr& ea, unsigned bytes, const std::string& what) {
     if (bytes == 1) return;
     fault(FaultKind::AddressError, (ea & bv(bytes - 1, 64)) != bv(0, 64),
-          text() + ": " + what + " address is not " + std::to_string(bytes) + "-byte aligned");
+          what + " address is not " + std::to_string(bytes) + "-byte aligned");
   }
 
   // --- control flow
@@ -133,13 +145,13 @@ class Execution {
   }
   void requireJumpAligned(const z3::expr& target, const z3::expr& taken) {
     fault(FaultKind::AddressError, taken && (target & bv(3, 64)) != bv(0, 64),
-          text() + ": jump target is not word-aligned (address error on fetch)");
+          "jump target is not word-aligned (address error on fetch)");
   }
   // Pre-R6 branch-and-link: rs = 31 is UNPREDICTABLE (not re-executable).
   void requireRsNotRa() {
     if (rs() == 31)
       fault(FaultKind::Unpredictable, c_.bool_val(true),
-            text() + ": rs is $ra, which the link overwrites (not restartable)");
+            "rs is $ra, which the link overwrites (not restartable)");
   }
 
   void alu32(const z3::expr& result32) { set(dest(), signExtend32(result32)); }
@@ -156,7 +168,7 @@ class Execution {
     if (trapping)
       fault(FaultKind::IntegerOverflow,
             a32.extract(31, 31) == b32.extract(31, 31) && sum.extract(31, 31) != a32.extract(31, 31),
-            text() + ": signed 32-bit overflow");
+            "signed 32-bit overflow");
     alu32(sum);
   }
   void sub32(const z3::expr& a, const z3::expr& b, bool trapping) {
@@ -164,7 +176,7 @@ class Execution {
     if (trapping)
       fault(FaultKind::IntegerOverflow,
             a32.extract(31, 31) != b32.extract(31, 31) && diff.extract(31, 31) != a32.extract(31, 31),
-            text() + ": signed 32-bit overflow");
+            "signed 32-bit overflow");
     alu32(diff);
   }
   void add64(const z3::expr& a, const z3::expr& b, bool trapping, unsigned d) {
@@ -172,7 +184,7 @@ class Execution {
     if (trapping)
       fault(FaultKind::IntegerOverflow,
             a.extract(63, 63) == b.extract(63, 63) && sum.extract(63, 63) != a.extract(63, 63),
-            text() + ": signed 64-bit overflow");
+            "signed 64-bit overflow");
     set(d, sum);
   }
   void sub64(const z3::expr& a, const z3::expr& b, bool trapping, unsigned d) {
@@ -180,7 +192,7 @@ class Execution {
     if (trapping)
       fault(FaultKind::IntegerOverflow,
             a.extract(63, 63) != b.extract(63, 63) && diff.extract(63, 63) != a.extract(63, 63),
-            text() + ": signed 64-bit overflow");
+            "signed 64-bit overflow");
     set(d, diff);
   }
   z3::expr flag(const z3::expr& cond) const { return z3::ite(cond, word(1), word(0)); }
@@ -227,13 +239,13 @@ class Execution {
     z3::expr a = low32(R(rs())), b = low32(R(rt()));
     quotient = isSigned ? a / b : z3::udiv(a, b);  // z3 operator/ is signed division
     remainder = isSigned ? z3::srem(a, b) : z3::urem(a, b);
-    fault(FaultKind::Unpredictable, b == bv(0, 32), text() + ": divisor is zero (result UNPREDICTABLE)");
+    fault(FaultKind::Unpredictable, b == bv(0, 32), "divisor is zero (result UNPREDICTABLE)");
   }
   void divide64(bool isSigned, z3::expr& quotient, z3::expr& remainder) {
     z3::expr a = R(rs()), b = R(rt());
     quotient = isSigned ? a / b : z3::udiv(a, b);
     remainder = isSigned ? z3::srem(a, b) : z3::urem(a, b);
-    fault(FaultKind::Unpredictable, b == bv(0, 64), text() + ": divisor is zero (result UNPREDICTABLE)");
+    fault(FaultKind::Unpredictable, b == bv(0, 64), "divisor is zero (result UNPREDICTABLE)");
   }
   // The full product of two 32-bit (or 64-bit) values.
   z3::expr product(const z3::expr& a, const z3::expr& b, bool isSigned) const {
@@ -243,7 +255,7 @@ class Execution {
     return wa * wb;
   }
 
-  void trap(const z3::expr& cond) { fault(FaultKind::Trap, cond, text()); }
+  void trap(const z3::expr& cond) { fault(FaultKind::Trap, cond, ""); }
   z3::expr simm() const { return f_.imm(Opnd::Simm16, w_); }
   z3::expr uimm() const { return f_.imm(Opnd::Uimm16, w_); }
   z3::expr simm64() const { return f_.imm(Opnd::Simm16, 64); }
@@ -332,7 +344,7 @@ StepEffect Execution::run() {
   const Op op = f_.desc->op;
   switch (op) {
     case Op::Reserved:
-      fault(FaultKind::ReservedInstruction, c_.bool_val(true), text());
+      fault(FaultKind::ReservedInstruction, c_.bool_val(true), "");
       break;
 
     // --- ALU, register forms
@@ -432,10 +444,8 @@ StepEffect Execution::run() {
     case Op::Mul2:  // pre-R6 SPECIAL2 mul: HI and LO become UNPREDICTABLE values
       requireWordValues({rs(), rt()});
       alu32(low32(R(rs())) * low32(R(rt())));
-      if (!s_.concrete) {
-        s_.hi = s_.fresh("hi.after.mul", w_);
-        s_.lo = s_.fresh("lo.after.mul", w_);
-      }
+      s_.hi = s_.fresh("hi.after.mul", w_);  // unknown even in concrete mode
+      s_.lo = s_.fresh("lo.after.mul", w_);
       break;
 
     // --- multiply and divide, R6
@@ -522,7 +532,7 @@ StepEffect Execution::run() {
       bool link = op == Op::Jalr || op == Op::JalrHb;
       if (link && rd() == rs())
         fault(FaultKind::Unpredictable, c_.bool_val(true),
-              text() + ": rd == rs (" + regName(rs()) +
+              "rd == rs (" + regName(rs()) +
                   "); a re-execution after an exception in the delay slot would jump to the link");
       requireJumpAligned(target, c_.bool_val(true));
       if (link) set(rd(), s_.fromAddress(pcPlus(8)));
@@ -558,6 +568,12 @@ StepEffect Execution::run() {
     case Op::Bltzc: compact(R(rt()) < word(0), branchTarget(), true); break;
     case Op::Beqzalc: case Op::Bnezalc: case Op::Blezalc: case Op::Bgezalc:
     case Op::Bgtzalc: case Op::Bltzalc: {
+      // The manuals write the link and test GPR[rt] without saying which
+      // comes first when rt is $ra (QEMU links first for four of the six):
+      // treated as UNPREDICTABLE; the model reads the old value.
+      if (rt() == 31)
+        fault(FaultKind::Unpredictable, c_.bool_val(true),
+              "rt is $ra, which the link overwrites (order of link and test undefined)");
       z3::expr v = R(rt());  // read before the (unconditional) link
       z3::expr taken = op == Op::Beqzalc   ? v == word(0)
                        : op == Op::Bnezalc ? v != word(0)
@@ -589,20 +605,24 @@ StepEffect Execution::run() {
       effect(buf, effectiveAddress(memOperand()));
       break;
     }
-    case Op::Pref: break;  // a hint: no architectural effect
+    case Op::Pref:  // a hint: no architectural effect, but R6 reserves hints 24-31
+      if (s_.target.isR6() && rt() >= 24)
+        fault(FaultKind::ReservedInstruction, c_.bool_val(true),
+              "PREF hints 24-31 are reserved in Release 6 (Reserved Instruction)");
+      break;
 
     // --- system
     case Op::Eret: case Op::Deret:
       effect(std::string(f_.desc->mnemonic), pc_);
-      fault(FaultKind::Eret, c_.bool_val(true), text());
+      fault(FaultKind::Eret, c_.bool_val(true), "");
       break;
     case Op::Wait:
       effect("wait", pc_);
-      fault(FaultKind::Wait, c_.bool_val(true), text());
+      fault(FaultKind::Wait, c_.bool_val(true), "");
       break;
-    case Op::Break: fault(FaultKind::Break, c_.bool_val(true), text()); break;
-    case Op::Syscall: fault(FaultKind::Syscall, c_.bool_val(true), text()); break;
-    case Op::Sdbbp: fault(FaultKind::DebugBreak, c_.bool_val(true), text()); break;
+    case Op::Break: fault(FaultKind::Break, c_.bool_val(true), ""); break;
+    case Op::Syscall: fault(FaultKind::Syscall, c_.bool_val(true), ""); break;
+    case Op::Sdbbp: fault(FaultKind::DebugBreak, c_.bool_val(true), ""); break;
     case Op::Teq: trap(R(rs()) == R(rt())); break;
     case Op::Tne: trap(R(rs()) != R(rt())); break;
     case Op::Tge: trap(R(rs()) >= R(rt())); break;
