@@ -7,9 +7,12 @@ namespace patchcheck {
 
 void addAsmCommand(CLI::App&, int& exitCode);
 void addDisasmCommand(CLI::App&, int& exitCode);
+void addRunCommand(CLI::App&, int& exitCode);
 void addCheckCommand(CLI::App&, int& exitCode);
 void addSynthCommand(CLI::App&, int& exitCode);
 void addTableCommand(CLI::App&, int& exitCode);
 void addVerifyTableCommand(CLI::App&, int& exitCode);
+void addGateCommand(CLI::App&, int& exitCode);
+void addGraphCommand(CLI::App&, int& exitCode);
 
 }  // namespace patchcheck

@@ -10,10 +10,13 @@ int main(int argc, char** argv) {
   int exitCode = 0;
   patchcheck::addAsmCommand(app, exitCode);
   patchcheck::addDisasmCommand(app, exitCode);
+  patchcheck::addRunCommand(app, exitCode);
   patchcheck::addCheckCommand(app, exitCode);
   patchcheck::addSynthCommand(app, exitCode);
   patchcheck::addTableCommand(app, exitCode);
   patchcheck::addVerifyTableCommand(app, exitCode);
+  patchcheck::addGateCommand(app, exitCode);
+  patchcheck::addGraphCommand(app, exitCode);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

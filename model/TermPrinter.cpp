@@ -33,6 +33,27 @@ bool smallNegative(const z3::expr& e, uint64_t& magnitude) {
   return magnitude <= 0xffffffffull;
 }
 
+bool isMinusOne(const z3::expr& e) {
+  if (!e.is_numeral() || !e.is_bv()) return false;
+  unsigned w = e.get_sort().bv_size();
+  uint64_t v = 0;
+  return w <= 64 && e.is_numeral_u64(v) && v == (w == 64 ? ~uint64_t(0) : (uint64_t(1) << w) - 1);
+}
+
+// Is `bit` the top bit of `value` (value[w-1:w-1], or x[k:k] for value = x[k:0])?
+bool isSignBitOf(const z3::expr& bit, const z3::expr& value) {
+  if (!bit.is_app() || bit.decl().decl_kind() != Z3_OP_EXTRACT || bit.get_sort().bv_size() != 1) return false;
+  unsigned k = unsigned(Z3_get_decl_int_parameter(bit.ctx(), bit.decl(), 0));
+  z3::expr of = bit.arg(0);
+  unsigned w = value.get_sort().bv_size();
+  if (k == w - 1 && z3::eq(of, value)) return true;
+  if (value.is_app() && value.decl().decl_kind() == Z3_OP_EXTRACT &&
+      Z3_get_decl_int_parameter(value.ctx(), value.decl(), 1) == 0 &&
+      unsigned(Z3_get_decl_int_parameter(value.ctx(), value.decl(), 0)) == k && z3::eq(value.arg(0), of))
+    return true;
+  return false;
+}
+
 class Printer {
  public:
   std::string print(const z3::expr& e, bool nested) {
@@ -59,7 +80,11 @@ class Printer {
         std::string s;
         for (unsigned i = 0; i < n; ++i) {
           uint64_t m = 0;
-          if (i > 0 && smallNegative(e.arg(i), m)) s += " - " + hex(m);
+          z3::expr a = e.arg(i);
+          bool negated = a.is_app() && a.decl().decl_kind() == Z3_OP_BMUL && a.num_args() == 2 &&
+                         isMinusOne(a.arg(0));
+          if (i > 0 && smallNegative(a, m)) s += " - " + hex(m);
+          else if (i > 0 && negated) s += " - " + print(a.arg(1), true);
           else s += (i ? " + " : "") + arg(i);
         }
         // Z3 puts constants first: show "x - 0x8" rather than "0x...f8 + x".
@@ -71,7 +96,9 @@ class Printer {
         return nested ? "(" + s + ")" : s;
       }
       case Z3_OP_BSUB: return infix("-");
-      case Z3_OP_BMUL: return infix("*");
+      case Z3_OP_BMUL:
+        if (n == 2 && isMinusOne(e.arg(0))) return "-" + arg(1);
+        return infix("*");
       case Z3_OP_BAND: return infix("&");
       case Z3_OP_BOR: return infix("|");
       case Z3_OP_BXOR: return infix("^");
@@ -84,7 +111,12 @@ class Printer {
       case Z3_OP_DISTINCT: return infix("!=");
       case Z3_OP_AND: return infix("&&");
       case Z3_OP_OR: return infix("||");
-      case Z3_OP_NOT: return "!" + arg(0);
+      case Z3_OP_NOT:
+        if (e.arg(0).is_app() && e.arg(0).decl().decl_kind() == Z3_OP_EQ && e.arg(0).num_args() == 2) {
+          std::string s = print(e.arg(0).arg(0), true) + " != " + print(e.arg(0).arg(1), true);
+          return nested ? "(" + s + ")" : s;
+        }
+        return "!" + arg(0);
       case Z3_OP_IMPLIES: return infix("=>");
       case Z3_OP_SLT: return infix("<s");
       case Z3_OP_SLEQ: return infix("<=s");
@@ -107,7 +139,17 @@ class Printer {
         return "sext" + std::to_string(e.get_sort().bv_size()) + "(" + print(e.arg(0), false) + ")";
       case Z3_OP_ZERO_EXT:
         return "zext" + std::to_string(e.get_sort().bv_size()) + "(" + print(e.arg(0), false) + ")";
-      case Z3_OP_CONCAT: return call("concat");
+      case Z3_OP_CONCAT: {
+        // Z3 spells sign extension as copies of the sign bit: fold it back.
+        z3::expr last = e.arg(n - 1);
+        if (n >= 2 && isSignBitOf(e.arg(0), last)) {
+          bool allSame = true;
+          for (unsigned i = 1; i + 1 < n; ++i) allSame = allSame && z3::eq(e.arg(i), e.arg(0));
+          if (allSame)
+            return "sext" + std::to_string(e.get_sort().bv_size()) + "(" + print(last, false) + ")";
+        }
+        return call("concat");
+      }
       case Z3_OP_SELECT: return arg(0) + "[" + print(e.arg(1), false) + "]";
       case Z3_OP_BUDIV: case Z3_OP_BUDIV_I: return call("udiv");
       case Z3_OP_BSDIV: case Z3_OP_BSDIV_I: return call("sdiv");
