@@ -247,10 +247,14 @@ class Explorer {
         return {{Location{i == region ? LocKind::RegionEnd : LocKind::Word, i, ""}, c_.bool_val(true)}};
       }
     } else {
-      for (unsigned i = 0; i <= region; ++i) {
+      // One question rules out the whole site region in the common case of
+      // a jump to another function.
+      z3::expr off = pc - f;
+      z3::expr inRegion = z3::ule(off, c_.bv_val(uint64_t(4) * region, 64)) && (off & c_.bv_val(3, 64)) == 0;
+      bool maybeInside = feasible(n, inRegion);
+      for (unsigned i = 0; maybeInside && i <= region; ++i) {
         z3::expr at = s_.site->wordAddress(i);
         z3::expr eq = (pc == at);
-        known.push_back(at);
         if (feasible(n, eq))
           out.push_back({Location{i == region ? LocKind::RegionEnd : LocKind::Word, i, ""}, eq});
       }
@@ -263,7 +267,8 @@ class Explorer {
       if (feasible(n, eq)) out.push_back({Location{LocKind::Symbol, 0, name}, eq});
     }
     z3::expr elsewhere = c_.bool_val(true);
-    if (offset.is_numeral()) elsewhere = c_.bool_val(true);
+    if (!offset.is_numeral())
+      for (unsigned i = 0; i <= region; ++i) elsewhere = elsewhere && pc != s_.site->wordAddress(i);
     for (unsigned i = 0; i < known.size(); ++i) elsewhere = elsewhere && pc != known[i];
     if (feasible(n, elsewhere)) out.push_back({Location{LocKind::Elsewhere, 0, ""}, elsewhere});
     return out;
