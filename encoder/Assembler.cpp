@@ -1,8 +1,10 @@
 #include "encoder/Assembler.h"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <optional>
+#include <unordered_map>
 
 #include "encoder/Fields.h"
 #include "encoder/Registers.h"
@@ -10,9 +12,12 @@
 namespace patchcheck::mips {
 namespace {
 
+// The C locale's isspace, without the locale lookup (hot path).
+constexpr bool isSpace(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
+
 std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace((unsigned char)s.front())) s.remove_prefix(1);
-  while (!s.empty() && std::isspace((unsigned char)s.back())) s.remove_suffix(1);
+  while (!s.empty() && isSpace(s.front())) s.remove_prefix(1);
+  while (!s.empty() && isSpace(s.back())) s.remove_suffix(1);
   return s;
 }
 
@@ -25,30 +30,66 @@ struct Piece {
   unsigned column;
 };
 
-// One instruction or .word line after pass 1.
+// A statement's operands: the first four kept in place (no row takes more;
+// the count is exact, for the error message), no allocation per line.
+class Pieces {
+ public:
+  void push_back(Piece p) {
+    if (n_ < kept_.size()) kept_[n_] = p;
+    ++n_;
+  }
+  size_t size() const { return n_; }
+  bool empty() const { return n_ == 0; }
+  const Piece& operator[](size_t i) const { return kept_[i]; }
+
+ private:
+  std::array<Piece, 4> kept_{};
+  size_t n_ = 0;
+};
+
+// Where a statement starts, without the file name (added per word).
+struct Place {
+  unsigned line = 0, column = 0;
+};
+
+// One instruction or .word line after pass 1. Views point into the source,
+// which outlives the assembly run.
 struct Statement {
-  std::string mnemonic;
-  std::vector<Piece> operands;
-  SourceLocation where;
-  std::string source;
+  std::string mnemonic;   // lower case
+  Pieces operands;
+  Place where;
+  std::string_view source;
   size_t firstWord = 0;   // index of its first word
   unsigned event = 0;     // for numeric local labels
 };
 
+// Where numeric local label N is defined: (event, word) in source order.
 struct LocalDef {
-  unsigned label;
   unsigned event;
   size_t word;
 };
 
-std::vector<Piece> splitOperands(Piece p) {
-  std::vector<Piece> out;
+// The rows of each mnemonic, in table order, built once: the assembler's
+// row lookup is one hash probe instead of a scan of the table.
+const std::vector<const InstrDesc*>* rowsNamed(std::string_view mnemonic) {
+  static const auto index = [] {
+    std::unordered_map<std::string_view, std::vector<const InstrDesc*>> m;
+    for (const InstrDesc& d : instructionTable()) m[d.mnemonic].push_back(&d);
+    return m;
+  }();
+  auto it = index.find(mnemonic);
+  return it == index.end() ? nullptr : &it->second;
+}
+
+template <class List>
+List splitOperands(Piece p) {
+  List out;
   int depth = 0;
   size_t start = 0;
   auto push = [&](size_t end) {
     std::string_view raw = p.text.substr(start, end - start);
     size_t lead = 0;
-    while (lead < raw.size() && std::isspace((unsigned char)raw[lead])) ++lead;
+    while (lead < raw.size() && isSpace(raw[lead])) ++lead;
     out.push_back({trim(raw), p.column + unsigned(start + lead)});
   };
   for (size_t i = 0; i < p.text.size(); ++i) {
@@ -131,6 +172,7 @@ class Assembler {
     }
     passOne(source);
     if (!errors_.empty()) return errors_;
+    out_.words.reserve(statements_.size());
     for (const Statement& s : statements_) passTwo(s);
     if (errors_.empty()) checkSlots();
     if (!errors_.empty()) return errors_;
@@ -142,7 +184,7 @@ class Assembler {
   const AssemblyOptions& opt_;
   Diagnostics errors_;
   std::vector<Statement> statements_;
-  std::vector<LocalDef> locals_;
+  std::unordered_map<unsigned, std::vector<LocalDef>> locals_;  // by label number
   Assembly out_;
   size_t words_ = 0;
   unsigned event_ = 0;
@@ -155,6 +197,7 @@ class Assembler {
 
   // ---- pass 1: labels, directives, statement boundaries, addresses
   void passOne(std::string_view source) {
+    statements_.reserve(size_t(std::count(source.begin(), source.end(), '\n')) + 1);
     unsigned lineNo = 0;
     size_t pos = 0;
     while (pos <= source.size()) {
@@ -179,7 +222,7 @@ class Assembler {
     std::string_view t = p.text;
     unsigned col = p.column;
     auto skip = [&] {
-      while (!t.empty() && std::isspace((unsigned char)t.front())) t.remove_prefix(1), ++col;
+      while (!t.empty() && isSpace(t.front())) t.remove_prefix(1), ++col;
     };
     skip();
     // Labels: `name:` or `N:`, any number of them.
@@ -193,7 +236,7 @@ class Assembler {
       if (n == 0 || n >= t.size() || t[n] != ':') break;
       std::string name(t.substr(0, n));
       if (std::isdigit((unsigned char)name[0])) {
-        locals_.push_back({unsigned(std::stoul(name)), event_++, words_});
+        locals_[unsigned(std::stoul(name))].push_back({event_++, words_});
       } else if (out_.labels.count(name) || opt_.symbols.count(name) || opt_.symbolic.count(name)) {
         error(line, col, "label '" + name + "' is already defined");
       } else {
@@ -204,7 +247,7 @@ class Assembler {
     }
     if (t.empty()) return;
     size_t n = 0;
-    while (n < t.size() && !std::isspace((unsigned char)t[n])) ++n;
+    while (n < t.size() && !isSpace(t[n])) ++n;
     std::string mnemonic(t.substr(0, n));
     std::transform(mnemonic.begin(), mnemonic.end(), mnemonic.begin(),
                    [](unsigned char c) { return char(std::tolower(c)); });
@@ -214,7 +257,7 @@ class Assembler {
       directive(mnemonic, rest, where);
       return;
     }
-    Statement s{mnemonic, splitOperands(rest), where, std::string(trim(t)), words_, event_};
+    Statement s{mnemonic, splitOperands<Pieces>(rest), {line, col}, trim(t), words_, event_};
     statements_.push_back(std::move(s));
     ++words_;
   }
@@ -235,8 +278,10 @@ class Assembler {
       return;
     }
     if (d == ".word") {
-      for (const Piece& p : splitOperands(rest)) {
-        Statement s{".word", {p}, where, std::string(trim(rest.text)), words_, event_};
+      for (const Piece& p : splitOperands<std::vector<Piece>>(rest)) {
+        Pieces one;
+        one.push_back(p);
+        Statement s{".word", one, {where.line, where.column}, trim(rest.text), words_, event_};
         statements_.push_back(std::move(s));
         ++words_;
       }
@@ -251,36 +296,45 @@ class Assembler {
   }
 
   // ---- pass 2: choose the row, resolve operands, encode
-  NameResolver resolverFor(const Statement& s) const {
-    NameResolver r;
-    r.dot = addressOf(s.firstWord);
-    r.symbol = [this](std::string_view name) -> std::optional<Value> {
+  // Names as seen from one statement.
+  class Resolver final : public NameResolver {
+   public:
+    Resolver(const Assembler& a, const Statement& s) : a_(a), s_(s) {}
+    Value dot() const override { return a_.addressOf(s_.firstWord); }
+    std::optional<Value> symbol(std::string_view name) const override {
       std::string n(name);
-      if (auto it = out_.labels.find(n); it != out_.labels.end()) return it->second;
-      if (auto it = opt_.symbols.find(n); it != opt_.symbols.end())
+      if (auto it = a_.out_.labels.find(n); it != a_.out_.labels.end()) return it->second;
+      if (auto it = a_.opt_.symbols.find(n); it != a_.opt_.symbols.end())
         return Value::constant(int64_t(it->second));
-      if (opt_.symbolic.count(n)) return Value{n, 0};
+      if (a_.opt_.symbolic.count(n)) return Value{n, 0};
       return std::nullopt;
-    };
-    unsigned ev = s.event;
-    r.local = [this, ev](unsigned label, bool forward) -> std::optional<Value> {
-      std::optional<Value> found;
-      for (const LocalDef& d : locals_) {
-        if (d.label != label) continue;
-        if (forward && d.event >= ev) return addressOf(d.word);
-        if (!forward && d.event < ev) found = addressOf(d.word);
+    }
+    std::optional<Value> local(unsigned label, bool forward) const override {
+      auto it = a_.locals_.find(label);
+      if (it == a_.locals_.end()) return std::nullopt;
+      const auto& defs = it->second;
+      // The first definition at or after this statement, or the last before.
+      auto next = std::lower_bound(defs.begin(), defs.end(), s_.event,
+                                   [](const LocalDef& d, unsigned ev) { return d.event < ev; });
+      if (forward) {
+        if (next == defs.end()) return std::nullopt;
+        return a_.addressOf(next->word);
       }
-      return found;
-    };
-    return r;
-  }
+      if (next == defs.begin()) return std::nullopt;
+      return a_.addressOf(std::prev(next)->word);
+    }
+
+   private:
+    const Assembler& a_;
+    const Statement& s_;
+  };
 
   void passTwo(const Statement& s) {
-    NameResolver names = resolverFor(s);
+    Resolver names(*this, s);
     AssembledWord w;
     w.address = addressOf(s.firstWord);
-    w.where = s.where;
-    w.source = s.source;
+    w.where = SourceLocation{file_, s.where.line, s.where.column};
+    w.source = std::string(s.source);
     if (s.mnemonic == ".word") {
       const Piece& p = s.operands[0];
       auto e = parseExpr(p.text, names);
@@ -304,19 +358,14 @@ class Assembler {
       return;
     }
 
-    std::vector<const InstrDesc*> named, inIsa;
-    for (const InstrDesc& d : instructionTable()) {
-      if (d.mnemonic != s.mnemonic) continue;
-      named.push_back(&d);
-      if (opt_.target.has(d.isas)) inIsa.push_back(&d);
-    }
-    if (named.empty()) {
+    const std::vector<const InstrDesc*>* named = rowsNamed(s.mnemonic);
+    if (!named) {
       error(s.where.line, s.where.column, "unknown instruction '" + s.mnemonic + "'");
       return;
     }
-    if (inIsa.empty()) {
-      IsaSet where = 0;
-      for (auto* d : named) where |= d->isas;
+    IsaSet where = 0;
+    for (auto* d : *named) where |= d->isas;
+    if (!opt_.target.has(where)) {
       error(s.where.line, s.where.column,
             "'" + s.mnemonic + "' is not available in " + std::string(name(opt_.target.isa)) +
                 " (only in " + describeIsas(where) + ")");
@@ -324,8 +373,8 @@ class Assembler {
     }
     std::optional<Mismatch> first;
     bool anyCount = false, allRange = true;
-    for (const InstrDesc* d : inIsa) {
-      if (d->operandCount() != s.operands.size()) continue;
+    for (const InstrDesc* d : *named) {
+      if (!opt_.target.has(d->isas) || d->operandCount() != s.operands.size()) continue;
       anyCount = true;
       auto m = tryRow(*d, s, names, w);
       if (!m) {
@@ -337,8 +386,8 @@ class Assembler {
     }
     if (!anyCount) {
       std::string forms;
-      for (auto* d : inIsa)
-        if (!(d->flags & kAsmOnly) || d->mnemonic == "li")
+      for (auto* d : *named)
+        if (opt_.target.has(d->isas) && (!(d->flags & kAsmOnly) || d->mnemonic == "li"))
           forms += (forms.empty() ? "" : " | ") + syntaxOf(*d);
       error(s.where.line, s.where.column,
             "'" + s.mnemonic + "' takes " + forms + " (got " + std::to_string(s.operands.size()) +

@@ -218,7 +218,7 @@ class Parser {
         ++end;
       std::string_view name = s_.substr(pos_, end - pos_);
       pos_ = end;
-      if (name == ".") return Expr{Reloc::None, names_.dot};
+      if (name == ".") return Expr{Reloc::None, names_.dot()};
       auto v = names_.symbol(name);
       if (!v) fail("undefined symbol '" + std::string(name) + "'", at);
       return Expr{Reloc::None, *v};
@@ -230,19 +230,20 @@ class Parser {
     size_t at = pos_;
     size_t end = pos_;
     while (end < s_.size() && std::isalnum((unsigned char)s_[end])) ++end;
-    std::string tok(s_.substr(pos_, end - pos_));
+    std::string_view tok = s_.substr(pos_, end - pos_);
     pos_ = end;
     // Numeric local label references: 1f, 1b (but 0b101 is binary).
     if (tok.size() >= 2 && (tok.back() == 'f' || tok.back() == 'b') &&
-        tok.find_first_not_of("0123456789", 0) == tok.size() - 1) {
-      unsigned label = unsigned(std::stoul(tok.substr(0, tok.size() - 1)));
+        tok.find_first_not_of("0123456789") == tok.size() - 1) {
+      unsigned label = 0;
+      for (char d : tok.substr(0, tok.size() - 1)) label = label * 10 + unsigned(d - '0');
       auto v = names_.local(label, tok.back() == 'f');
       if (!v) fail("no local label " + std::to_string(label) +
                        (tok.back() == 'f' ? " ahead" : " behind"), at);
       return *v;
     }
     int base = 10;
-    std::string digits = tok;
+    std::string_view digits = tok;
     if (tok.size() > 2 && tok[0] == '0' && (tok[1] == 'x' || tok[1] == 'X')) base = 16, digits = tok.substr(2);
     else if (tok.size() > 2 && tok[0] == '0' && (tok[1] == 'b' || tok[1] == 'B')) base = 2, digits = tok.substr(2);
     else if (tok.size() > 1 && tok[0] == '0') base = 8, digits = tok.substr(1);
@@ -250,9 +251,10 @@ class Parser {
     for (char d : digits) {
       int x = std::isdigit((unsigned char)d) ? d - '0'
               : std::isalpha((unsigned char)d) ? std::tolower(d) - 'a' + 10 : 99;
-      if (x >= base) fail("bad number '" + tok + "'", at);
+      if (x >= base) fail("bad number '" + std::string(tok) + "'", at);
       uint64_t next = v * uint64_t(base) + uint64_t(x);
-      if ((next - uint64_t(x)) / uint64_t(base) != v) fail("number '" + tok + "' does not fit 64 bits", at);
+      if ((next - uint64_t(x)) / uint64_t(base) != v)
+        fail("number '" + std::string(tok) + "' does not fit 64 bits", at);
       v = next;
     }
     return Value::constant(int64_t(v));

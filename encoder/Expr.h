@@ -2,7 +2,6 @@
 // Assembler expressions. A value is linear in at most one symbol whose
 // address is not known (symbolic); everything else folds to a constant.
 #include <cstdint>
-#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -36,11 +35,16 @@ uint64_t applyReloc(Reloc, uint64_t);
 std::string_view relocName(Reloc);
 
 // How names in an expression resolve: a label or symbol, `.`, or a numeric
-// local label reference (`1f`, `1b`). nullopt = undefined.
-struct NameResolver {
-  std::function<std::optional<Value>(std::string_view)> symbol;
-  std::function<std::optional<Value>(unsigned label, bool forward)> local;
-  Value dot;
+// local label reference (`1f`, `1b`). nullopt = undefined. (An interface
+// rather than std::function members: the assembler's hot path.)
+class NameResolver {
+ public:
+  virtual std::optional<Value> symbol(std::string_view name) const = 0;
+  virtual std::optional<Value> local(unsigned label, bool forward) const = 0;
+  virtual Value dot() const = 0;
+
+ protected:
+  ~NameResolver() = default;
 };
 
 struct ExprError {

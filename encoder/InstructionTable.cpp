@@ -293,46 +293,6 @@ constexpr InstrDesc kTable[] = {
 
 std::span<const InstrDesc> instructionTable() { return kTable; }
 
-uint32_t operandBits(Opnd k) {
-  switch (k) {
-    case Opnd::None:
-    case Opnd::Zero:
-    case Opnd::RsAgain: return 0;
-    case Opnd::Rs: return 0x03e00000;
-    case Opnd::Rt: return 0x001f0000;
-    case Opnd::Rd: return 0x0000f800;
-    case Opnd::RtRs: return 0x03ff0000;
-    case Opnd::Sa:
-    case Opnd::SaHi:
-    case Opnd::Stype: return 0x000007c0;
-    case Opnd::Simm16:
-    case Opnd::Uimm16:
-    case Opnd::LiSimm:
-    case Opnd::LiUimm:
-    case Opnd::LiHi:
-    case Opnd::Br16: return 0x0000ffff;
-    case Opnd::Mem16: return 0x03e0ffff;
-    case Opnd::Mem9: return 0x03e0ff80;
-    case Opnd::Br21: return 0x001fffff;
-    case Opnd::Br26:
-    case Opnd::Jump26: return 0x03ffffff;
-    case Opnd::Code20: return 0x03ffffc0;
-    case Opnd::Code19: return 0x01ffffc0;
-    case Opnd::Code10Hi: return 0x03ff0000;
-    case Opnd::Code10Lo: return 0x0000ffc0;
-    case Opnd::Cp0Reg: return 0x0000f800;
-    case Opnd::Sel: return 0x00000007;
-    case Opnd::Op5: return 0x001f0000;
-  }
-  return 0;
-}
-
-uint32_t InstrDesc::mask() const {
-  uint32_t bits = 0;
-  for (Opnd k : operands) bits |= operandBits(k);
-  return ~bits;
-}
-
 bool satisfiesRule(FieldRule r, uint32_t w) {
   unsigned s = rsOf(w), t = rtOf(w);
   switch (r) {

@@ -122,7 +122,7 @@ struct InstrDesc {
     return n;
   }
   // Every bit not covered by an operand is fixed.
-  uint32_t mask() const;
+  constexpr uint32_t mask() const;
   bool isControlTransfer() const {
     return flags & (kDelaySlot | kCompact);
   }
@@ -131,7 +131,45 @@ struct InstrDesc {
 std::span<const InstrDesc> instructionTable();
 
 // Bits occupied by an operand kind in the word.
-uint32_t operandBits(Opnd);
+constexpr uint32_t operandBits(Opnd k) {
+  switch (k) {
+    case Opnd::None:
+    case Opnd::Zero:
+    case Opnd::RsAgain: return 0;
+    case Opnd::Rs: return 0x03e00000;
+    case Opnd::Rt: return 0x001f0000;
+    case Opnd::Rd: return 0x0000f800;
+    case Opnd::RtRs: return 0x03ff0000;
+    case Opnd::Sa:
+    case Opnd::SaHi:
+    case Opnd::Stype: return 0x000007c0;
+    case Opnd::Simm16:
+    case Opnd::Uimm16:
+    case Opnd::LiSimm:
+    case Opnd::LiUimm:
+    case Opnd::LiHi:
+    case Opnd::Br16: return 0x0000ffff;
+    case Opnd::Mem16: return 0x03e0ffff;
+    case Opnd::Mem9: return 0x03e0ff80;
+    case Opnd::Br21: return 0x001fffff;
+    case Opnd::Br26:
+    case Opnd::Jump26: return 0x03ffffff;
+    case Opnd::Code20: return 0x03ffffc0;
+    case Opnd::Code19: return 0x01ffffc0;
+    case Opnd::Code10Hi: return 0x03ff0000;
+    case Opnd::Code10Lo: return 0x0000ffc0;
+    case Opnd::Cp0Reg: return 0x0000f800;
+    case Opnd::Sel: return 0x00000007;
+    case Opnd::Op5: return 0x001f0000;
+  }
+  return 0;
+}
+
+constexpr uint32_t InstrDesc::mask() const {
+  uint32_t bits = 0;
+  for (Opnd k : operands) bits |= operandBits(k);
+  return ~bits;
+}
 
 // Does `w` satisfy the row's rs/rt rule?
 bool satisfiesRule(FieldRule, uint32_t w);
