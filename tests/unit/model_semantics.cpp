@@ -258,3 +258,67 @@ TEST_CASE("privileged instructions are reported as side effects", "[model_semant
   REQUIRE(st.effects[3].value);
   CHECK(*concreteValue(*st.effects[3].value) == 0xffffffff80001000ull);
 }
+
+TEST_CASE("32-bit ISAs form sign-extended addresses", "[model_semantics]") {
+  z3::context c;
+  Target m32 = target(Isa::Mips32R2);
+  MachineState st(c, m32);
+  st.gpr[a1] = c.bv_val(0x80001000u, 32);
+  st.memory = z3::store(st.memory, c.bv_val(uint64_t(0xffffffff80001004ull), 64), c.bv_val(0x5a, 8));
+  execute(st, fetchWord(c, 0x90a20004, m32.isa), c.bv_val(uint64_t(0), 64));  // lbu v0, 4(a1)
+  CHECK(*concreteValue(st.reg(v0)) == 0x5a);
+  // 0x7ffffffc + 8 wraps to 0x80000004, i.e. 0xffffffff80000004.
+  CHECK(*concreteValue(st.normalize(c.bv_val(uint64_t(0x7ffffffc), 64) + c.bv_val(uint64_t(8), 64))) ==
+        0xffffffff80000004ull);
+}
+
+TEST_CASE("sc succeeds only after ll, and not after an interrupt", "[model_semantics]") {
+  z3::context c;
+  Target m32 = target(Isa::Mips32R2);
+  // ll v0, 0(a1) ; addiu v0, v0, 1 ; sc v0, 0(a1)
+  ConcreteStart s;
+  s.target = m32;
+  s.base = 0x1000;
+  s.words = {0xc0a20000, 0x24420001, 0xe0a20000};
+  s.gpr[a1] = 0x100;
+  s.memory = {{0x100, {0, 0, 0, 41}}};
+  auto r = runConcrete(c, s);
+  CHECK(*r.reg(v0) == 1);     // success flag
+  CHECK(*r.byte(0x103) == 42);
+  s.interruptBefore = {2};    // ERET clears LLbit
+  r = runConcrete(c, s);
+  CHECK(*r.reg(v0) == 0);
+  CHECK(*r.byte(0x103) == 41);
+  // Symbolically, an implementation may fail sc even with LLbit set.
+  MachineState st = MachineState::symbolic(c, m32, "in.");
+  st.llbit = c.bool_val(true);
+  execute(st, fetchWord(c, 0xe0a20000, m32.isa), c.bv_val(uint64_t(0x1000), 64));
+  CHECK(!concreteValue(st.reg(v0)));
+}
+
+TEST_CASE("the symbolic entry state names every value", "[model_semantics]") {
+  z3::context c;
+  MachineState st = MachineState::symbolic(c, target(Isa::Mips64R2), "in.");
+  CHECK(st.reg(0).is_numeral());
+  CHECK(st.reg(a0).to_string() == "in.a0");
+  CHECK(st.reg(29).to_string() == "in.sp");
+  CHECK(st.hi.to_string() == "in.hi");
+  MachineState o32 = MachineState::symbolic(c, target(Isa::Mips32R2), "in.");
+  CHECK(o32.reg(8).to_string() == "in.t0");
+  CHECK(o32.reg(8).get_sort().bv_size() == 32);
+}
+
+TEST_CASE("R6 bovc branches on signed 32-bit overflow", "[model_semantics]") {
+  z3::context c;
+  Target r6 = target(Isa::Mips32R6);
+  // bovc a1, a0, +1 (rs = 5 >= rt = 4) ; addiu v0, v0, 1 ; addiu v0, v0, 16
+  ConcreteStart s;
+  s.target = r6;
+  s.base = 0x1000;
+  s.words = {0x20a40001, 0x24420001, 0x24420010};
+  s.gpr[a0] = 0x7fffffff;
+  s.gpr[a1] = 1;
+  CHECK(*runConcrete(c, s).reg(v0) == 16);  // overflow: taken, forbidden slot skipped
+  s.gpr[a1] = 0;
+  CHECK(*runConcrete(c, s).reg(v0) == 17);
+}
