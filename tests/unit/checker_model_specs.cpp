@@ -280,3 +280,24 @@ TEST_CASE("stale: stop_machine without a flush leaves stale lines", "[checker_mo
   CHECK(verdictOf(r, "off->lp") == Verdict::Unsafe);
   CHECK(verdictOf(r, "off->lp_flushed") == Verdict::Safe);
 }
+
+TEST_CASE("an UNKNOWN verdict meets no expectation", "[checker_model_specs]") {
+  // DESIGN.md: unknown or timeout = UNKNOWN, never SAFE; an UNKNOWN neither
+  // confirms `expect = "safe"` nor `expect = "unsafe"`.
+  TransitionResult t;
+  t.verdict = Verdict::Unknown;
+  t.expect = Expect::Safe;
+  CHECK_FALSE(t.expectationMet());
+  t.expect = Expect::Unsafe;
+  CHECK_FALSE(t.expectationMet());
+}
+
+TEST_CASE("a counterexample carries no interrupt the violation does not need", "[checker_model_specs]") {
+  // delay-slot-interrupt.toml breaks with one interrupt: old jalr, interrupt,
+  // new jalr. Extra interrupts that re-fetch the same old word change nothing
+  // and only lengthen the trace a developer has to read.
+  SpecResult r = check(load("delay-slot-interrupt.toml"));
+  const TransitionResult& t = transition(r, "a->b");
+  REQUIRE(t.verdict == Verdict::Unsafe);
+  CHECK(t.counterexample->interrupts.size() == 1);
+}
