@@ -18,6 +18,7 @@
 #include "encoder/Printer.h"
 #include "encoder/Registers.h"
 #include "encoder/SymbolicWord.h"
+#include "model/AbiModel.h"
 #include "model/Cpu.h"
 #include "model/TermPrinter.h"
 
@@ -32,6 +33,7 @@ struct RunArgs {
   std::vector<std::string> syms;
   std::vector<std::string> symbolic;
   unsigned maxSteps = 256;
+  bool assumeAbi = false;
   std::string file;
 };
 
@@ -265,6 +267,7 @@ int runSnippet(const RunArgs& a) {
   }
 
   MachineState entry = MachineState::symbolic(c, opt.target, "in.");
+  if (a.assumeAbi) snippet.validity.push_back(AbiModel::of(opt.target.abi).entryAssumptions(entry));
   Explorer explorer(c, snippet, a.maxSteps);
   auto paths = explorer.run(entry);
 
@@ -323,6 +326,8 @@ void addRunCommand(CLI::App& app, int& exitCode) {
                   "address of the first word (default 0x80100000, or 0xffffffff80100000 on 64-bit ISAs)");
   cmd->add_option("--sym", args->syms, "NAME=ADDRESS, a symbol's concrete address");
   cmd->add_option("--symbolic", args->symbolic, "NAME, a symbol whose address stays symbolic (sym.NAME)");
+  cmd->add_flag("--assume-abi", args->assumeAbi,
+                "assume an ABI-conformant entry (sp aligned; n32: sp, ra, gp sign-extended)");
   cmd->add_option("--max-steps", args->maxSteps, "instructions per path before giving up (default 256)");
   cmd->add_option("file", args->file, "assembly file, or - for stdin")->required();
   cmd->callback([args, &exitCode] { exitCode = runSnippet(*args); });

@@ -53,6 +53,16 @@ bool AbiModel::preservedByCall(unsigned r) const {
   return std::find(calleeSaved.begin(), calleeSaved.end(), r) != calleeSaved.end();
 }
 
+z3::expr AbiModel::entryAssumptions(const MachineState& s) const {
+  z3::context& c = s.ctx;
+  unsigned w = s.width();
+  z3::expr sp = s.reg(reg::sp);
+  z3::expr ok = (sp & c.bv_val(stackAlign - 1, w)) == c.bv_val(0, w);
+  if (abi == Abi::N32 && w == 64)
+    for (unsigned r : {reg::sp, reg::ra, reg::gp}) ok = ok && s.reg(r) == z3::sext(s.reg(r).extract(31, 0), 32);
+  return ok;
+}
+
 void callExternal(MachineState& s, const AbiModel& abi, const std::string& name, unsigned tag) {
   z3::context& c = s.ctx;
   std::string prefix = name + "#" + std::to_string(tag) + ".";

@@ -24,6 +24,11 @@ struct AbiModel {
   // Keeps its value across a call to a kernel C function: callee-saved,
   // sp, and gp (Linux keeps thread_info in $28 under every ABI).
   bool preservedByCall(unsigned reg) const;
+
+  // What every ABI-conformant entry state satisfies: sp aligned to
+  // stackAlign; under n32 (32-bit pointers in 64-bit registers) sp, ra and
+  // gp are sign-extended 32-bit values.
+  z3::expr entryAssumptions(const MachineState&) const;
 };
 
 // A call to an external C function `name` from `state`: caller-saved

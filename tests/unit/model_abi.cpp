@@ -52,3 +52,21 @@ TEST_CASE("an external call havocs caller-saved state and memory below sp", "[mo
   CHECK(!provable(z3::select(after.memory, sp - c.bv_val(8, 64)) ==
                   z3::select(before.memory, sp - c.bv_val(8, 64))));
 }
+
+TEST_CASE("entry assumptions: stack alignment, n32 pointers", "[model_abi]") {
+  z3::context c;
+  Target n32{Isa::Mips64R2, Endian::Big, Abi::N32};
+  MachineState st = MachineState::symbolic(c, n32, "in.");
+  z3::solver s(c);
+  s.add(AbiModel::of(Abi::N32).entryAssumptions(st));
+  s.add(st.reg(29) == c.bv_val(uint64_t(0x7fff0008), 64));  // 8-byte aligned only
+  CHECK(s.check() == z3::unsat);
+  z3::solver s2(c);
+  s2.add(AbiModel::of(Abi::N32).entryAssumptions(st));
+  s2.add(st.reg(29) == c.bv_val(uint64_t(0x000000007fff0010ull), 64));
+  CHECK(s2.check() == z3::sat);
+  z3::solver s3(c);
+  s3.add(AbiModel::of(Abi::N32).entryAssumptions(st));
+  s3.add(st.reg(29) == c.bv_val(uint64_t(0x0000000080000010ull), 64));  // not sign-extended
+  CHECK(s3.check() == z3::unsat);
+}
