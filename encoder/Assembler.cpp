@@ -483,6 +483,9 @@ class Assembler {
         w.bits = (w.bits & ~0x03ff0000u) | placeRegister(Opnd::Rs, b) | placeRegister(Opnd::Rt, a);
       }
     }
+    if (d.rule == FieldRule::RtNotRa && rtOf(w.bits) == reg::ra)
+      return Mismatch{s.operands[0].column, "'" + s.mnemonic + " $31' links into the register it "
+                      "jumps through; GNU as wants it written 'jialc $31, 0'"};
     if (!satisfiesRule(d.rule, w.bits)) {
       bool zero = (d.rule == FieldRule::RsNonZero && rsOf(w.bits) == 0) ||
                   (d.rule == FieldRule::RsZeroRtNonZero && rtOf(w.bits) == 0) ||
@@ -496,9 +499,6 @@ class Assembler {
       return Mismatch{s.operands[0].column,
                       "'" + s.mnemonic + "' testing $31 is UNPREDICTABLE (the link overwrites "
                       "the register it tests); the source register must not be $31"};
-    if (d.rule == FieldRule::RtNotRa && rtOf(w.bits) == reg::ra)
-      return Mismatch{s.operands[0].column, "'" + s.mnemonic + " $31' links into the register it "
-                      "jumps through; write it as 'jialc $31, 0'"};
     // R6 jr/jr.hb are jalr with rd = $0: no link, so rs may be $0.
     if ((d.op == Op::Jalr || d.op == Op::JalrHb) && !(d.flags & kAlias) &&
         rdOf(w.bits) == rsOf(w.bits) &&
