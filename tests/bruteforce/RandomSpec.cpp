@@ -80,6 +80,8 @@ std::string randomSpec(std::mt19937_64& rng, unsigned serial) {
   s += "[[transition]]\nfrom = \"a\"\nto = \"b\"\nwhen = \"" + when + "\"\nsteps = [";
   for (size_t i = 0; i < steps.size(); ++i) s += (i ? ", " : "") + quoted(steps[i]);
   s += "]\n";
+  // A broad allowed set now and then, so that some transitions are SAFE.
+  if (chance(rng, 30)) s += "allow = \"untraced | call T | enter U\"\n";
   return s;
 }
 
