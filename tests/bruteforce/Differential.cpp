@@ -129,6 +129,8 @@ Comparison compareWithChecker(z3::context& c, const patchcheck::Spec& spec, cons
       if (f.violation) out.disagreements.push_back({item, "SAFE, but the enumeration breaks it: " + f.first});
       else if (!f.unreached.empty())
         out.disagreements.push_back({item, "SAFE, but no enumerated pass does '" + f.unreached + "'"});
+      else if (f.bounded || !f.trials)
+        out.disagreements.push_back({item, "SAFE, but the enumeration could not finish (bound or no placement)"});
       else ++out.safeConfirmed;
     } else if (st.counterexample) {
       reproduce(item, *st.counterexample, nullptr, st.state);
@@ -143,6 +145,8 @@ Comparison compareWithChecker(z3::context& c, const patchcheck::Spec& spec, cons
       Finding f = explore(c, spec, t, ts, "", trials, seed, totals);
       if (f.violation)
         out.disagreements.push_back({tr.transition, "SAFE, but the enumeration breaks it: " + f.first});
+      else if (f.bounded || !f.trials)
+        out.disagreements.push_back({tr.transition, "SAFE, but the enumeration could not finish (bound or no placement)"});
       else ++out.safeConfirmed;
     } else if (tr.counterexample) {
       reproduce(tr.transition, *tr.counterexample, ts, "");

@@ -85,6 +85,10 @@ class Enumerator {
       out_.firstViolation = s_.brokenEnd;
     }
     if (s_.when == When::Boot) return out_;  // nothing executes the site meanwhile
+    if (writes_.size() > 31) {  // M is a 32-bit set
+      out_.bounded = true;
+      return out_;
+    }
     nodes_.push_back(rootNode());
     classify(nodes_.back());
     World start;
