@@ -1,0 +1,144 @@
+// The modular trampoline proof (docs/trampolines.md): the shipped
+// trampolines keep their contracts on every target they are written for,
+// and a trampoline with a deliberate bug (tests/data/trampolines/) fails
+// with a counterexample that names the broken rule and replays concretely.
+#include <catch2/catch.hpp>
+
+#include "checker/Checker.h"
+#include "checker/TrampolineProof.h"
+#include "checker/Trampolines.h"
+
+using namespace patchcheck;
+using Catch::Matchers::Contains;
+using mips::Abi;
+using mips::Endian;
+using mips::Isa;
+using mips::Target;
+
+namespace {
+
+const std::string kData = PATCHCHECK_TEST_DATA;
+const std::string kSource = PATCHCHECK_SOURCE_DIR;
+const Target kN64{Isa::Mips64R2, Endian::Big, Abi::N64};
+
+Spec specAt(const std::string& path) {
+  auto s = loadSpec(path);
+  REQUIRE(std::holds_alternative<Spec>(s));
+  return std::get<Spec>(s);
+}
+
+// A site calling ftrace_regs_caller (F in kernel text, three words).
+Spec patchableEntry() { return specAt(kSource + "/specs/mips/patchable-entry.toml"); }
+
+// Proves every entry of one trampoline file pair; the contracts come back
+// as plain data (the Z3 terms die with the context).
+std::vector<TrampolineContract> prove(const Spec& spec, const Target& t, const TrampolineFiles& files,
+                                      const std::string& symbol) {
+  z3::context c;
+  auto site = SiteInstance::make(spec, t, c);
+  REQUIRE(std::holds_alternative<SiteInstance>(site));
+  auto codes = loadTrampoline(files, symbol, std::get<SiteInstance>(site));
+  if (auto* e = std::get_if<Diagnostics>(&codes)) FAIL(e->front().str());
+  std::vector<TrampolineContract> out;
+  for (TrampolineCode& code : std::get<std::vector<TrampolineCode>>(codes)) {
+    proveTrampoline(code, std::get<SiteInstance>(site));
+    out.push_back(code.contract);
+  }
+  return out;
+}
+
+TrampolineContract proveBuggy(const std::string& file) {
+  auto ks = prove(patchableEntry(), kN64,
+                  {kData + "/trampolines/" + file, kData + "/trampolines/contract_64.toml"}, "ftrace_regs_caller");
+  REQUIRE(ks.size() == 1);
+  const TrampolineContract& k = ks.front();
+  CHECK_FALSE(k.proven);
+  REQUIRE(k.refutation);
+  CHECK(k.refutation->replayed);
+  CHECK_FALSE(k.refutation->trace.empty());
+  INFO(k.refutation->rule);
+  return k;
+}
+
+}  // namespace
+
+TEST_CASE("ftrace_regs_caller keeps its contract on every target", "[trampoline_proof]") {
+  Spec spec = patchableEntry();
+  for (Target t : {Target{Isa::Mips32R2, Endian::Big, Abi::O32}, Target{Isa::Mips32R6, Endian::Little, Abi::O32},
+                   Target{Isa::Mips64R2, Endian::Little, Abi::N64}, Target{Isa::Mips64R6, Endian::Big, Abi::N64}}) {
+    auto files = resolveTrampoline("mips/ftrace_regs_caller.S", t);
+    REQUIRE(files);
+    auto ks = prove(spec, t, *files, "ftrace_regs_caller");
+    REQUIRE(ks.size() == 1);
+    INFO(t.str() << ": " << (ks[0].refutation ? ks[0].refutation->rule : ks[0].unknownReason));
+    CHECK(ks[0].proven);
+    CHECK(ks[0].proofCounts.paths == 2);  // regs and noregs
+  }
+}
+
+TEST_CASE("the legacy _mcount keeps both entries' contracts for vmlinux and module sites", "[trampoline_proof]") {
+  for (const char* name : {"mcount-kernel", "mcount-module"})
+    for (bool wide : {false, true}) {
+      Spec spec = specAt(kSource + "/specs/mips/" + name + (wide ? "-64" : "") + ".toml");
+      Target t = wide ? kN64 : Target{Isa::Mips32R2, Endian::Little, Abi::O32};
+      auto files = resolveTrampoline("mips/mcount.S", t);
+      REQUIRE(files);
+      auto ks = prove(spec, t, *files, "ftrace_caller");
+      REQUIRE(ks.size() == 2);  // _mcount and ftrace_caller + 8
+      for (const TrampolineContract& k : ks) {
+        INFO(name << " " << t.str() << " " << k.key() << ": "
+                  << (k.refutation ? k.refutation->rule : k.unknownReason));
+        CHECK(k.proven);
+      }
+    }
+}
+
+TEST_CASE("a clobbered callee-saved register fails the proof", "[trampoline_proof]") {
+  TrampolineContract k = proveBuggy("clobbers_s0.S");
+  CHECK_THAT(k.refutation->rule, Contains("s0"));
+}
+
+TEST_CASE("a wrong ip argument fails the proof", "[trampoline_proof]") {
+  TrampolineContract k = proveBuggy("wrong_ip.S");
+  CHECK_THAT(k.refutation->rule, Contains("ip argument (a0)"));
+  // F is where the symbols put it; the ip passed is F + 4.
+  uint64_t f = k.refutation->symbols.at("F");
+  CHECK_THAT(k.refutation->rule, Contains("the traced site's ip is " + hex(f)));
+  CHECK_THAT(k.refutation->rule, Contains("(a0) is " + hex(f + 4)));
+}
+
+TEST_CASE("an unbalanced stack fails the proof", "[trampoline_proof]") {
+  TrampolineContract k = proveBuggy("unbalanced_stack.S");
+  CHECK_THAT(k.refutation->rule, Contains("sp is not restored"));
+}
+
+TEST_CASE("a missing restore of ra fails the proof", "[trampoline_proof]") {
+  TrampolineContract k = proveBuggy("no_ra_restore.S");
+  CHECK_THAT(k.refutation->rule, Contains("ra is not restored"));
+}
+
+TEST_CASE("a contract file with a typo is an input error with its position", "[trampoline_proof]") {
+  z3::context c;
+  Spec spec = patchableEntry();
+  auto site = SiteInstance::make(spec, kN64, c);
+  REQUIRE(std::holds_alternative<SiteInstance>(site));
+  auto codes = loadTrampoline({kSource + "/trampolines/mips/ftrace_regs_caller_64.S",
+                               kData + "/trampolines/typo.toml"},
+                              "ftrace_regs_caller", std::get<SiteInstance>(site));
+  REQUIRE(std::holds_alternative<Diagnostics>(codes));
+  const Diagnostic& d = std::get<Diagnostics>(codes).front();
+  CHECK(d.where.line == 8);
+  CHECK_THAT(d.message, Contains("unknown key 'resum'"));
+}
+
+TEST_CASE("a trampoline for another width is an input error", "[trampoline_proof]") {
+  z3::context c;
+  Spec spec = patchableEntry();
+  auto site = SiteInstance::make(spec, kN64, c);
+  REQUIRE(std::holds_alternative<SiteInstance>(site));
+  auto codes = loadTrampoline({kSource + "/trampolines/mips/ftrace_regs_caller_32.S",
+                               kSource + "/trampolines/mips/ftrace_regs_caller_32.toml"},
+                              "ftrace_regs_caller", std::get<SiteInstance>(site));
+  REQUIRE(std::holds_alternative<Diagnostics>(codes));
+  CHECK_THAT(std::get<Diagnostics>(codes).front().message, Contains("not written for mips64r2/n64/big"));
+}
