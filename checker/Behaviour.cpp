@@ -55,6 +55,19 @@ std::optional<unsigned> resolve(const std::string& name, const mips::MachineStat
 }  // namespace
 
 std::vector<Violation> liveStateChanged(const ExitContext& x, const std::vector<unsigned>& except) {
+  std::vector<Violation> out = liveRegistersChanged(x, except);
+  std::vector<Violation> memory = memoryChanged(x);
+  out.insert(out.end(), memory.begin(), memory.end());
+  return out;
+}
+
+std::vector<Violation> memoryChanged(const ExitContext& x) {
+  // No store on the way: memory is the entry memory, nothing to ask.
+  if (z3::eq(x.now.memory, x.entry.memory)) return {};
+  return {memoryAboveSp(x)};
+}
+
+std::vector<Violation> liveRegistersChanged(const ExitContext& x, const std::vector<unsigned>& except) {
   std::vector<Violation> out;
   for (unsigned r : x.abi.liveAtEntry) {
     if (std::find(except.begin(), except.end(), r) != except.end()) continue;
@@ -66,8 +79,6 @@ std::vector<Violation> liveStateChanged(const ExitContext& x, const std::vector<
                                      hex(valueIn(m, after)) + " here";
                             }});
   }
-  // No store on the way: memory is the entry memory, nothing to ask.
-  if (!z3::eq(x.now.memory, x.entry.memory)) out.push_back(memoryAboveSp(x));
   return out;
 }
 
@@ -120,11 +131,19 @@ std::vector<Violation> callViolations(const ExitContext& x, const OutcomeSpec& o
   }
   auto live = liveStateChanged(x, except);
   out.insert(out.end(), live.begin(), live.end());
+  auto conds = conditionViolations(x.now, o);
+  out.insert(out.end(), conds.begin(), conds.end());
+  return out;
+}
+
+std::vector<Violation> conditionViolations(const mips::MachineState& at, const OutcomeSpec& o) {
+  std::vector<Violation> out;
+  z3::context& c = at.ctx;
   for (const ConditionSpec& cond : o.with) {
-    auto r = resolve(cond.reg, x.now);
+    auto r = resolve(cond.reg, at);
     if (!r) continue;  // the loader rejects unknown registers
-    z3::expr v = x.now.reg(*r);
-    z3::expr want = c.bv_val(cond.value, x.now.width());
+    z3::expr v = at.reg(*r);
+    z3::expr want = c.bv_val(cond.value, at.width());
     std::string name = cond.reg;
     uint64_t expected = cond.value;
     out.push_back(Violation{v != want, [v, name, expected](const z3::model& m) {

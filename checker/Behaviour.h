@@ -31,14 +31,19 @@ struct ExitContext {
   std::function<std::string(uint64_t)> nameAddress;  // "F+0xc", "ftrace_caller"
 };
 
-// Registers that must hold their entry value (live ones), minus `except`.
+// Registers that must hold their entry value (live ones), minus `except`,
+// and memory at and above the entry sp.
 std::vector<Violation> liveStateChanged(const ExitContext&, const std::vector<unsigned>& except);
+std::vector<Violation> liveRegistersChanged(const ExitContext&, const std::vector<unsigned>& except);
+std::vector<Violation> memoryChanged(const ExitContext&);
 
 // The pass reached F's body: it must look as if the site did nothing.
 std::vector<Violation> untracedViolations(const ExitContext&);
 // The pass reached T's entry for `call T [with ...]`.
 std::vector<Violation> callViolations(const ExitContext&, const OutcomeSpec&,
                                       const TrampolineContract* contract);
+// The `with` conditions of `call T with ...`, on the state at T's entry.
+std::vector<Violation> conditionViolations(const mips::MachineState& atEntry, const OutcomeSpec&);
 // The pass reached G's entry for `enter G`.
 std::vector<Violation> enterViolations(const ExitContext&, const OutcomeSpec&);
 

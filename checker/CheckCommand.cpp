@@ -15,7 +15,7 @@ namespace {
 struct CheckArgs {
   std::vector<std::string> specs;
   std::string transition;
-  bool matrix = false, json = false, verbose = false, summary = false;
+  bool matrix = false, json = false, verbose = false, summary = false, inlineTrampolines = false;
   unsigned timeoutMs = 20000;
   unsigned jobs = defaultJobs();
   TargetOptions target;
@@ -33,6 +33,7 @@ int runCheck(const CheckArgs& a) {
     const Spec& spec = std::get<Spec>(loaded);
     CheckOptions opt;
     opt.timeoutMs = a.timeoutMs;
+    opt.inlineTrampolines = a.inlineTrampolines;
     if (!a.transition.empty()) opt.transition = a.transition;
     std::vector<mips::Target> targets = targetsOf(spec, a.matrix);
     if (!a.target.isa.empty() || !a.target.endian.empty() || !a.target.abi.empty())
@@ -75,6 +76,8 @@ void addCheckCommand(CLI::App& app, int& exitCode) {
   cmd->add_flag("--json", args->json, "JSON output");
   cmd->add_flag("--summary", args->summary, "one table row per transition and target");
   cmd->add_flag("-v,--verbose", args->verbose, "also list safe states and notes");
+  cmd->add_flag("--inline-trampolines", args->inlineTrampolines,
+                "run each trampoline's code inside every pass instead of using its proven contract");
   cmd->add_option("--timeout", args->timeoutMs, "solver timeout per query in ms (UNKNOWN past it)");
   cmd->add_option("-j,--jobs", args->jobs, "transitions and matrix entries checked in parallel (default: cores)");
   args->target.addTo(*cmd);

@@ -1,5 +1,6 @@
 #include "checker/CheckRun.h"
 
+#include <map>
 #include <optional>
 
 #include "checker/Jobs.h"
@@ -20,15 +21,24 @@ struct JobResult {
   Diagnostics errors;
 };
 
-JobResult runJob(const Spec& spec, const mips::Target& t, const Job& job, CheckOptions opt) {
+// The trampolines of one target, each entry proven against its contract.
+struct ContractProofs {
+  std::map<std::string, TrampolineContract> contracts;
+  Diagnostics errors;
+};
+
+ContractProofs proveContracts(const Spec& spec, const mips::Target& t, unsigned timeoutMs) {
+  ContractProofs out;
+  z3::context ctx;  // this job is its own checker run
+  auto contracts = trampolineContracts(spec, t, ctx, timeoutMs);
+  if (auto* e = std::get_if<Diagnostics>(&contracts)) out.errors = *e;
+  else out.contracts = std::get<std::map<std::string, TrampolineContract>>(std::move(contracts));
+  return out;
+}
+
+JobResult runJob(const Spec& spec, const mips::Target& t, const Job& job, const CheckOptions& opt) {
   JobResult out;
   z3::context ctx;  // this job is its own checker run
-  auto contracts = trampolineContracts(spec, t, ctx);
-  if (auto* e = std::get_if<Diagnostics>(&contracts)) {
-    out.errors = *e;
-    return out;
-  }
-  opt.contracts = std::get<std::map<std::string, TrampolineContract>>(contracts);
   auto site = SiteInstance::make(spec, t, ctx);
   if (auto* e = std::get_if<Diagnostics>(&site)) {
     out.errors = *e;
@@ -47,6 +57,18 @@ JobResult runJob(const Spec& spec, const mips::Target& t, const Job& job, CheckO
 
 }  // namespace
 
+TrampolineResult trampolineResult(const TrampolineContract& k, const mips::Target& t) {
+  TrampolineResult r;
+  r.entry = k.key();
+  r.source = k.source;
+  r.target = t;
+  r.verdict = k.proven ? Verdict::Safe : k.refutation ? Verdict::Unsafe : Verdict::Unknown;
+  r.counts = k.proofCounts;
+  r.counterexample = k.refutation;
+  r.unknownReason = k.unknownReason;
+  return r;
+}
+
 std::variant<std::vector<SpecResult>, Diagnostics> checkTargets(const Spec& spec,
                                                                 const std::vector<mips::Target>& targets,
                                                                 const CheckOptions& opt, const RunControl& rc,
@@ -56,6 +78,20 @@ std::variant<std::vector<SpecResult>, Diagnostics> checkTargets(const Spec& spec
     for (const TransitionSpec& tr : spec.transitions) found = found || tr.name() == *opt.transition;
     if (!found) return Diagnostics{{{spec.path, 0, 0}, "no transition '" + *opt.transition + "' in this spec"}};
   }
+  // First the trampolines' own proofs, one job per target: the site checks
+  // use their contracts.
+  std::vector<ContractProofs> proofs(targets.size());
+  if (!spec.trampolines.empty()) {
+    if (rc.progress) rc.progress->addWork(targets.size());
+    runJobs(rc.jobs, targets.size(), [&](size_t i) {
+      proofs[i] = proveContracts(spec, targets[i], opt.timeoutMs);
+      if (rc.progress) rc.progress->advance(spec.name + " " + targets[i].str() + " trampolines");
+    });
+    for (const ContractProofs& p : proofs)
+      if (!p.errors.empty()) return p.errors;
+  }
+  std::vector<CheckOptions> options(targets.size(), opt);
+  for (size_t i = 0; i < targets.size(); ++i) options[i].contracts = proofs[i].contracts;
   std::vector<Job> jobs;
   for (size_t ti = 0; ti < targets.size(); ++ti) {
     jobs.push_back({ti, std::nullopt});
@@ -70,7 +106,7 @@ std::variant<std::vector<SpecResult>, Diagnostics> checkTargets(const Spec& spec
   if (rc.progress) rc.progress->addWork(jobs.size());
   std::vector<JobResult> results(jobs.size());
   runJobs(rc.jobs, jobs.size(), [&](size_t i) {
-    results[i] = runJob(spec, targets[jobs[i].target], jobs[i], opt);
+    results[i] = runJob(spec, targets[jobs[i].target], jobs[i], options[jobs[i].target]);
     if (rc.progress) {
       std::string item = spec.name + " " + targets[jobs[i].target].str();
       if (jobs[i].transition) item += " " + spec.transitions[*jobs[i].transition].name();
@@ -78,7 +114,10 @@ std::variant<std::vector<SpecResult>, Diagnostics> checkTargets(const Spec& spec
     }
   });
   std::vector<SpecResult> out(targets.size());
-  for (SpecResult& r : out) r.spec = spec.name, r.specPath = spec.path;
+  for (size_t i = 0; i < targets.size(); ++i) {
+    out[i].spec = spec.name, out[i].specPath = spec.path;
+    for (const auto& [key, k] : proofs[i].contracts) out[i].trampolines.push_back(trampolineResult(k, targets[i]));
+  }
   for (size_t i = 0; i < jobs.size(); ++i) {
     if (!results[i].errors.empty()) return results[i].errors;
     SpecResult& r = out[jobs[i].target];

@@ -1,8 +1,9 @@
 #pragma once
-// A spec checked on several targets as independent jobs: per target one job
-// for the states and one per transition, each its own checker run with its
-// own Z3 context (contexts are not thread-safe). Results come back in the
-// order `checkSpec` gives them, whatever the number of threads.
+// A spec checked on several targets as independent jobs: per target first
+// one job that proves its trampolines' contracts, then one job for the
+// states and one per transition, each its own checker run with its own Z3
+// context (contexts are not thread-safe). Results come back in the order
+// `checkSpec` gives them, whatever the number of threads.
 #include <functional>
 #include <variant>
 #include <vector>
@@ -22,6 +23,9 @@ using TransitionFilter = std::function<bool(const mips::Target&, const Transitio
 
 // One SpecResult per target, in the order given. The first input error (in
 // job order) when any job finds one.
+// A proven (or refuted) contract as a result line.
+TrampolineResult trampolineResult(const TrampolineContract&, const mips::Target&);
+
 std::variant<std::vector<SpecResult>, Diagnostics> checkTargets(const Spec&, const std::vector<mips::Target>&,
                                                                 const CheckOptions&, const RunControl&,
                                                                 const TransitionFilter& = {});

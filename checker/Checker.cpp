@@ -4,8 +4,10 @@
 #include <chrono>
 #include <set>
 
+#include "checker/CheckRun.h"
 #include "checker/PassExplorer.h"
 #include "checker/SiteInstance.h"
+#include "checker/Trampolines.h"
 
 namespace patchcheck {
 
@@ -43,16 +45,26 @@ BehaviourSpec unionOf(const BehaviourSpec& a, const BehaviourSpec& b) {
   return u;
 }
 
-// Notes for calls whose trampoline code is not part of the proof.
+// How each call's trampoline code enters the proof.
 std::vector<std::string> callNotes(const BehaviourSpec& b, const CheckOptions& opt) {
   std::vector<std::string> out;
-  for (const OutcomeSpec& o : b.alternatives)
-    if (o.kind == OutcomeSpec::Kind::Call) {
-      auto it = opt.contracts.find(o.target);
-      if (it == opt.contracts.end() || !it->second.proven)
-        out.push_back("call " + o.target + ": checked at the site only (entry state and condition); " +
-                      o.target + "'s own code is outside this proof");
+  for (const OutcomeSpec& o : b.alternatives) {
+    if (o.kind != OutcomeSpec::Kind::Call) continue;
+    std::string proven, refuted;
+    for (const auto& [key, k] : opt.contracts) {
+      if (k.symbol != o.target) continue;
+      std::string& list = k.proven ? proven : refuted;
+      list += (list.empty() ? "" : ", ") + key;
     }
+    if (proven.empty() && refuted.empty())
+      out.push_back("call " + o.target + ": checked at the site only (entry state and condition); " + o.target +
+                    "'s own code is outside this proof");
+    else if (opt.inlineTrampolines)
+      out.push_back("call " + o.target + ": its code runs inside each pass (--inline-trampolines)");
+    else
+      out.push_back("call " + o.target + ": checked against the contract of " + proven + (proven.empty() ? "" : " (proven)") +
+                    (refuted.empty() ? "" : (proven.empty() ? "" : "; ") + refuted + " (NOT proven)"));
+  }
   return out;
 }
 
@@ -207,6 +219,7 @@ class SpecChecker {
     ps.delaySlotInterrupts = spec_.model.delaySlotInterrupts;
     ps.unpredictableAsHardware = spec_.model.unpredictableAsHardware;
     ps.contracts = &opt_.contracts;
+    ps.inlineTrampolines = opt_.inlineTrampolines;
     ps.versions.resize(regionWords());
     ps.versionNames.resize(regionWords());
     for (unsigned i = spec_.words; i < regionWords(); ++i) {
@@ -245,8 +258,15 @@ std::variant<SpecResult, Diagnostics> checkSpec(const Spec& spec, const mips::Ta
   auto site = SiteInstance::make(spec, t, c);
   if (auto* e = std::get_if<Diagnostics>(&site)) return *e;
   const SiteInstance& s = std::get<SiteInstance>(site);
-  SpecChecker checker(spec, s, c, opt);
+  CheckOptions withContracts = opt;
   SpecResult r;
+  if (!spec.trampolines.empty() && opt.contracts.empty()) {  // prove them first, as checkTargets does
+    auto k = trampolineContracts(spec, t, c, opt.timeoutMs);
+    if (auto* e = std::get_if<Diagnostics>(&k)) return *e;
+    withContracts.contracts = std::get<std::map<std::string, TrampolineContract>>(k);
+  }
+  for (const auto& [key, k] : withContracts.contracts) r.trampolines.push_back(trampolineResult(k, t));
+  SpecChecker checker(spec, s, c, withContracts);
   r.spec = spec.name;
   r.specPath = spec.path;
   bool wanted = !opt.transition;

@@ -20,7 +20,8 @@ struct CheckOptions {
   unsigned timeoutMs = 20000;
   std::optional<std::string> transition;  // "from->to": only this one
   bool statesOnly = false;
-  std::map<std::string, TrampolineContract> contracts;  // proven trampoline contracts
+  std::map<std::string, TrampolineContract> contracts;  // trampoline contracts by entry key, with their proofs
+  bool inlineTrampolines = false;  // run trampoline code inside each pass instead of using contracts
   bool prefix = false;  // synthesis: the steps may stop short of `to` (a prefix of an order)
 };
 

@@ -19,7 +19,10 @@ uint64_t u64(const z3::expr& e) {
 }
 
 struct Event {
-  enum class Kind { Fetch, Interrupt, Settle };
+  // Call: the pass entered a trampoline (inline mode; `versionName` holds
+  // its entry key) and the trampoline's own steps follow as Step events,
+  // up to Return, where it is back at the site.
+  enum class Kind { Fetch, Interrupt, Settle, Call, Step, Return };
   Kind kind;
   unsigned word = 0;
   std::string versionName;
@@ -27,19 +30,28 @@ struct Event {
   const WordImage* image = nullptr;
   bool taken = false;
   unsigned landed = 0;
+  std::optional<TrampolineEvent> step;  // Step
 };
 
 enum class LocKind { Word, RegionEnd, Symbol, Elsewhere };
 struct Location {
   LocKind kind;
   unsigned word = 0;
-  std::string symbol;
+  std::string symbol;  // a declared symbol, or a trampoline entry key ("ftrace_caller+8")
+  std::string callee;  // the function `symbol` is an entry of
+};
+
+// A trampoline a pass ran inline, and the state at its entry (where the
+// behaviour's `with` conditions are checked).
+struct Called {
+  std::string entry, callee;
+  mips::MachineState atEntry;
 };
 
 // What the replay must find concretely for a hazard to be confirmed.
 struct Hazard {
   Violation violation;
-  enum class Kind { Fault, Exit, Elsewhere, Overwritten, Runaway } kind;
+  enum class Kind { Fault, Exit, Elsewhere, Overwritten, Runaway, Trampoline } kind;
   std::optional<Location> exit;  // Exit: where the pass left
   size_t events = 0;             // how many events had happened
   mips::FaultKind fault = mips::FaultKind::Unpredictable;
@@ -54,6 +66,7 @@ struct Node {
   unsigned steps = 0, interrupts = 0;
   bool inBody = false;
   std::optional<Location> located;  // a location fork already chosen
+  std::optional<Called> called;     // inline: the trampoline this pass ran
 };
 
 class Explorer {
@@ -68,13 +81,15 @@ class Explorer {
     prover_.push();
     for (const z3::expr& e : s_.site->constraints()) prover_.assume(e);
     for (const z3::expr& e : entryFacts()) prover_.assume(e);
+    if (s_.inlineTrampolines && !s_.site->trampolines().empty())
+      for (const z3::expr& e : trampolineEntryFacts(entry_)) prover_.assume(e);
     unsigned q0 = prover_.queries();
     z3::expr f = s_.site->symbol(s_.site->spec().function);
     std::vector<Observer> seen;
     for (const Observer& o : s_.fetch->starts()) {
       if (std::find(seen.begin(), seen.end(), o) != seen.end()) continue;
       seen.push_back(o);
-      later(Node{mips::Cpu(entry_, f), {o}, {}, {}, {}, 0, 0, false, std::nullopt});
+      later(Node{mips::Cpu(entry_, f), {o}, {}, {}, {}, 0, 0, false, std::nullopt, std::nullopt});
     }
     while (!out_.counterexample) {
       auto bucket = std::find_if(pending_.begin(), pending_.end(), [](const auto& b) { return !b.empty(); });
@@ -198,13 +213,13 @@ class Explorer {
       Node other = n;
       other.path.push_back(!taken);
       other.cpu.settleBranch(false);
-      other.events.push_back(Event{Event::Kind::Settle, 0, "", std::nullopt, std::nullopt, nullptr, false, 0});
+      other.events.push_back(Event{Event::Kind::Settle, 0, "", std::nullopt, std::nullopt, nullptr, false, 0, std::nullopt});
       later(std::move(other));
     }
     if (!yes && !no) return false;
     n.path.push_back(yes ? taken : !taken);
     n.cpu.settleBranch(yes);
-    n.events.push_back(Event{Event::Kind::Settle, 0, "", std::nullopt, std::nullopt, nullptr, yes, 0});
+    n.events.push_back(Event{Event::Kind::Settle, 0, "", std::nullopt, std::nullopt, nullptr, yes, 0, std::nullopt});
     return true;
   }
 
@@ -226,7 +241,7 @@ class Explorer {
     child.cpu.interrupt();
     child.observers = after;
     ++child.interrupts;
-    child.events.push_back(Event{Event::Kind::Interrupt, 0, "", child.cpu.pc, std::nullopt, nullptr, false, 0});
+    child.events.push_back(Event{Event::Kind::Interrupt, 0, "", child.cpu.pc, std::nullopt, nullptr, false, 0, std::nullopt});
     later(std::move(child));
   }
 
@@ -244,7 +259,7 @@ class Explorer {
       uint64_t off = u64(offset);
       if (off % 4 == 0 && off / 4 <= region) {
         unsigned i = unsigned(off / 4);
-        return {{Location{i == region ? LocKind::RegionEnd : LocKind::Word, i, ""}, c_.bool_val(true)}};
+        return {{Location{i == region ? LocKind::RegionEnd : LocKind::Word, i, "", ""}, c_.bool_val(true)}};
       }
     } else {
       // One question rules out the whole site region in the common case of
@@ -256,21 +271,29 @@ class Explorer {
         z3::expr at = s_.site->wordAddress(i);
         z3::expr eq = (pc == at);
         if (feasible(n, eq))
-          out.push_back({Location{i == region ? LocKind::RegionEnd : LocKind::Word, i, ""}, eq});
+          out.push_back({Location{i == region ? LocKind::RegionEnd : LocKind::Word, i, "", ""}, eq});
       }
     }
-    for (const auto& [name, term] : s_.site->symbols()) {
-      if (name == fn) continue;
-      known.push_back(term);
-      z3::expr eq = (pc == term).simplify();
-      if (eq.is_true()) return {{Location{LocKind::Symbol, 0, name}, c_.bool_val(true)}};
-      if (feasible(n, eq)) out.push_back({Location{LocKind::Symbol, 0, name}, eq});
-    }
+    auto entryAt = [&](const std::string& name, const std::string& callee, const z3::expr& at) {
+      known.push_back(at);
+      z3::expr eq = (pc == at).simplify();
+      if (eq.is_true()) {
+        out = {{Location{LocKind::Symbol, 0, name, callee}, c_.bool_val(true)}};
+        return true;
+      }
+      if (feasible(n, eq)) out.push_back({Location{LocKind::Symbol, 0, name, callee}, eq});
+      return false;
+    };
+    for (const auto& [name, term] : s_.site->symbols())
+      if (name != fn && entryAt(name, name, term)) return out;
+    // A trampoline's further entries ("ftrace_caller+8").
+    for (const auto& [key, code] : s_.site->trampolines())
+      if (code.contract.entryOffset != 0 && entryAt(key, code.contract.symbol, code.entry())) return out;
     z3::expr elsewhere = c_.bool_val(true);
     if (!offset.is_numeral())
       for (unsigned i = 0; i <= region; ++i) elsewhere = elsewhere && pc != s_.site->wordAddress(i);
     for (unsigned i = 0; i < known.size(); ++i) elsewhere = elsewhere && pc != known[i];
-    if (feasible(n, elsewhere)) out.push_back({Location{LocKind::Elsewhere, 0, ""}, elsewhere});
+    if (feasible(n, elsewhere)) out.push_back({Location{LocKind::Elsewhere, 0, "", ""}, elsewhere});
     return out;
   }
 
@@ -289,7 +312,10 @@ class Explorer {
         return false;
       }
       case LocKind::Symbol:
-        if (!n.inBody) exitCheck(n, loc, inSlot);
+        if (!n.inBody) {
+          if (runInline(n, loc, inSlot)) return false;
+          exitCheck(n, loc, inSlot);
+        }
         finish(n);
         return false;
       case LocKind::RegionEnd:
@@ -308,6 +334,65 @@ class Explorer {
     return false;
   }
 
+  using Alternatives = std::vector<std::pair<std::string, std::vector<Violation>>>;
+
+  const TrampolineContract* contractAt(const std::string& key) const {
+    if (!s_.contracts) return nullptr;
+    auto it = s_.contracts->find(key);
+    return it == s_.contracts->end() ? nullptr : &it->second;
+  }
+
+  // `call T` where the pass reached `loc`, an entry of T: the contract of
+  // that entry, if T's code is known (modular: T's proof covers the rest).
+  std::vector<Violation> callAt(const ExitContext& x, const OutcomeSpec& o, const Location& loc) const {
+    std::string entries;
+    for (const auto& [key, code] : s_.site->trampolines())
+      if (code.contract.symbol == loc.callee) entries += (entries.empty() ? "" : ", ") + key;
+    if (!entries.empty() && !s_.site->trampolines().count(loc.symbol)) {
+      std::string at = loc.symbol;
+      return {Violation{c_.bool_val(true), [at, entries](const z3::model&) {
+                          return at + " is not an entry of the trampoline (its contract lists " + entries + ")";
+                        }}};
+    }
+    const TrampolineContract* k = contractAt(loc.symbol);
+    std::vector<Violation> v = callViolations(x, o, k);
+    if (k && k->refutation) {
+      std::string why = k->refutation->rule;
+      v.push_back(Violation{c_.bool_val(true), [why](const z3::model&) { return why; }});
+    }
+    return v;
+  }
+
+  // The allowed behaviours that fit where the pass left, each with what
+  // would break it. A pass that ran a trampoline inline and came back fits
+  // only `call T`: its conditions at T's entry, its live state here.
+  Alternatives alternatives(const Location& loc, const ExitContext& x, const std::optional<Called>& called) const {
+    Alternatives alts;
+    for (const OutcomeSpec& o : s_.allowed.alternatives) {
+      if (called) {
+        if (loc.kind != LocKind::Symbol && o.kind == OutcomeSpec::Kind::Call && o.target == called->callee) {
+          // Memory is checked where the modular proof checks it: up to T's
+          // entry here, and each of T's stores by the trampoline run.
+          ExitContext atCall{x.entry, called->atEntry, x.abi, x.resumeAddress, x.nameAddress};
+          std::vector<Violation> v = conditionViolations(called->atEntry, o);
+          std::vector<Violation> memory = memoryChanged(atCall);
+          std::vector<Violation> regs = liveRegistersChanged(x, {});
+          v.insert(v.end(), memory.begin(), memory.end());
+          v.insert(v.end(), regs.begin(), regs.end());
+          alts.push_back({o.str(), v});
+        }
+        continue;
+      }
+      if (loc.kind != LocKind::Symbol && o.kind == OutcomeSpec::Kind::Untraced)
+        alts.push_back({o.str(), untracedViolations(x)});
+      if (loc.kind == LocKind::Symbol && o.kind == OutcomeSpec::Kind::Call && o.target == loc.callee)
+        alts.push_back({o.str(), callAt(x, o, loc)});
+      if (loc.kind == LocKind::Symbol && o.kind == OutcomeSpec::Kind::Enter && o.target == loc.symbol)
+        alts.push_back({o.str(), enterViolations(x, o)});
+    }
+    return alts;
+  }
+
   void exitCheck(Node& n, const Location& loc, bool inSlot) {
     if (inSlot) {
       z3::expr pc = n.cpu.pc;
@@ -319,22 +404,14 @@ class Explorer {
     }
     ExitContext x{entry_, n.cpu.state, abi_, s_.site->bodyStart(), nullptr};
     x.nameAddress = [](uint64_t a) { return hex(a); };
-    std::vector<std::pair<std::string, std::vector<Violation>>> alts;
     std::string where = loc.kind == LocKind::Symbol ? loc.symbol : "F's body";
-    for (const OutcomeSpec& o : s_.allowed.alternatives) {
-      if (loc.kind != LocKind::Symbol && o.kind == OutcomeSpec::Kind::Untraced)
-        alts.push_back({o.str(), untracedViolations(x)});
-      if (loc.kind == LocKind::Symbol && o.target == loc.symbol) {
-        if (o.kind == OutcomeSpec::Kind::Call) {
-          const TrampolineContract* k = nullptr;
-          if (s_.contracts)
-            if (auto it = s_.contracts->find(o.target); it != s_.contracts->end()) k = &it->second;
-          alts.push_back({o.str(), callViolations(x, o, k)});
-        } else if (o.kind == OutcomeSpec::Kind::Enter) {
-          alts.push_back({o.str(), enterViolations(x, o)});
-        }
+    if (n.called) where += " (back from " + n.called->entry + ")";
+    Alternatives alts = alternatives(loc, x, n.called);
+    if (loc.kind == LocKind::Symbol && !n.called)
+      if (const TrampolineContract* k = contractAt(loc.symbol); k && !k->proven && !k->refutation) {
+        unknown_ = true;  // the pass relies on a contract the solver could not prove
+        out_.unknownReason = "the proof of " + loc.symbol + "'s contract: " + k->unknownReason;
       }
-    }
     if (s_.trackReached)
       for (const auto& [name, vs] : alts) {
         z3::expr_vector any(c_);
@@ -344,7 +421,10 @@ class Explorer {
       }
     if (alts.empty()) {
       std::string allowed = s_.allowed.str();
-      std::string what = loc.kind == LocKind::Symbol ? "reaches " + loc.symbol : "runs F's body untraced";
+      std::string what = n.called ? "calls " + n.called->entry + " and then " +
+                                        (loc.kind == LocKind::Symbol ? "reaches " + loc.symbol : "runs F's body")
+                         : loc.kind == LocKind::Symbol ? "reaches " + loc.symbol
+                                                       : "runs F's body untraced";
       addHazard(n, c_.bool_val(true), Hazard::Kind::Exit,
                 [what, allowed](const z3::model&) { return what + ", but the allowed behaviours are: " + allowed; },
                 loc);
@@ -353,6 +433,58 @@ class Explorer {
     Violation none = noneHolds(alts, c_);
     addHazard(n, none.when, Hazard::Kind::Exit,
               [where, e = none.explain](const z3::model& m) { return "at " + where + ": " + e(m); }, loc);
+  }
+
+  // Inline mode: at a trampoline entry that an allowed `call` names, the
+  // pass runs the trampoline's real words (checker/TrampolineRun.h) and,
+  // where it resumes, goes on through the site. False when this is not
+  // such a place.
+  bool runInline(Node& n, const Location& loc, bool inSlot) {
+    if (!s_.inlineTrampolines || inSlot || n.called) return false;
+    auto it = s_.site->trampolines().find(loc.symbol);
+    if (it == s_.site->trampolines().end()) return false;
+    bool named = std::any_of(s_.allowed.alternatives.begin(), s_.allowed.alternatives.end(), [&](const OutcomeSpec& o) {
+      return o.kind == OutcomeSpec::Kind::Call && o.target == loc.callee;
+    });
+    if (!named) return false;
+    const TrampolineCode& code = it->second;
+    z3::expr resume = s_.site->bodyStart();
+    CallerView view{&entry_, resume, resume + c_.bv_val(uint64_t(code.ipOffset), 64)};
+    z3::expr before = pathOf(n);
+    Feasibility feasible = [this, before](const std::vector<z3::expr>& path, const z3::expr& cond) {
+      z3::expr_vector v(c_);
+      v.push_back(before);
+      for (const z3::expr& e : path) v.push_back(e);
+      v.push_back(cond);
+      Answer a = prover_.check(z3::mk_and(v));
+      if (a == Answer::Unknown) {
+        unknown_ = true;
+        out_.unknownReason = prover_.lastUnknownReason();
+      }
+      return a;
+    };
+    Called called{loc.symbol, loc.callee, n.cpu.state};
+    // The path has pc == the entry; the runner finds its words by offset.
+    mips::Cpu atEntry = n.cpu;
+    atEntry.pc = code.entry();
+    std::vector<TrampolineOutcome> outcomes = runTrampoline(code, atEntry, view, feasible);
+    n.events.push_back(Event{Event::Kind::Call, 0, loc.symbol, n.cpu.pc, std::nullopt, nullptr, false, 0, std::nullopt});
+    for (TrampolineOutcome& o : outcomes) {
+      Node c = n;
+      c.path.insert(c.path.end(), o.path.begin(), o.path.end());
+      for (const TrampolineEvent& e : o.events)
+        c.events.push_back(Event{Event::Kind::Step, 0, "", e.pc, e.word, nullptr, e.taken, 0, e});
+      for (const Violation& v : o.violations) addHazard(c, v.when, Hazard::Kind::Trampoline, v.explain);
+      if (!o.resumed) {
+        finish(c);
+        continue;
+      }
+      c.cpu = *o.resumed;
+      c.called = called;
+      c.events.push_back(Event{Event::Kind::Return, 0, loc.symbol, c.cpu.pc, std::nullopt, nullptr, false, 0, std::nullopt});
+      later(std::move(c));
+    }
+    return true;
   }
 
   bool fetchAndStep(Node& n, unsigned i) {
@@ -399,7 +531,7 @@ class Explorer {
     c.observers = obs;
     unsigned landed = ~0u;
     for (const auto& o : obs) landed = std::min(landed, s_.fetch->landed(o));
-    c.events.push_back(Event{Event::Kind::Fetch, i, names, c.cpu.pc, img->symbolic.word, img, false, landed});
+    c.events.push_back(Event{Event::Kind::Fetch, i, names, c.cpu.pc, img->symbolic.word, img, false, landed, std::nullopt});
     if (c.inBody && i >= siteWords() && !img->sameAs(s_.versions[i][0])) {
       std::string orig = s_.versions[i][0].source, now = img->source;
       unsigned bodyIndex = i - siteWords();
@@ -474,7 +606,22 @@ class Explorer {
         std::string where = cx.trace.empty() ? "at entry" : "after " + cx.trace.back().text;
         cx.interrupts.push_back("interrupt " + where + ": resumes at " + nameAddress(u64(m.eval(*e.pc, true)), m));
         if (!cx.trace.empty()) cx.trace.back().note += "<- interrupt here (in its delay slot: EPC = the branch)";
-      } else if (!cx.trace.empty()) {
+      } else if (e.kind == Event::Kind::Call) {
+        cx.details.push_back("the pass runs " + e.versionName + "'s code inline (--inline-trampolines)");
+      } else if (e.kind == Event::Kind::Step && e.step->kind != TrampolineEvent::Kind::Settle) {
+        TraceStep step;
+        step.address = u64(m.eval(*e.pc, true));
+        if (e.step->kind == TrampolineEvent::Kind::Callback) {
+          step.text = "call " + e.step->origin + " (ABI model)";
+          step.origin = "callback";
+        } else {
+          step.word = uint32_t(u64(m.eval(*e.wordTerm, true)));
+          step.text = mips::disassemble(step.word, step.address, t_);
+          std::replace(step.text.begin(), step.text.end(), '\t', ' ');
+          step.origin = e.step->origin;
+        }
+        cx.trace.push_back(step);
+      } else if ((e.kind == Event::Kind::Settle || e.kind == Event::Kind::Step) && !cx.trace.empty()) {
         cx.trace.back().note += std::string(e.taken ? "branch taken" : "branch not taken");
       }
     }
@@ -500,9 +647,36 @@ class Explorer {
     st.concrete = true;
     mips::MachineState concreteEntry = st;
     mips::Cpu cpu(st, m.eval(s_.site->symbol(s_.site->spec().function), true));
+    std::optional<Called> called;
     size_t upto = broken ? broken->events : n.events.size();
     for (size_t k = 0; k < upto; ++k) {
       const Event& e = n.events[k];
+      if (e.kind == Event::Kind::Call) {
+        called = Called{e.versionName, s_.site->trampolines().at(e.versionName).contract.symbol, cpu.state};
+        auto run = replayTrampoline(s_.site->trampolines().at(e.versionName), cpu, concreteEntry, m);
+        if (!run) {
+          cx.replayNote = "replay: the concrete run of " + e.versionName + " takes another path";
+          return;
+        }
+        if (broken && broken->kind == Hazard::Kind::Trampoline) {
+          for (const Violation& v : run->violations)
+            if (m.eval(v.when, true).is_true()) {
+              cx.replayed = true;
+              cx.replayNote = "replayed concretely, " + e.versionName + " included: " + v.explain(m);
+              return;
+            }
+          cx.replayNote = "replay: the concrete run of " + e.versionName + " keeps every rule";
+          return;
+        }
+        if (!run->resumed) {
+          cx.replayNote = "replay: the concrete run of " + e.versionName + " does not come back";
+          return;
+        }
+        cpu = *run->resumed;
+        while (k + 1 < upto && n.events[k + 1].kind != Event::Kind::Return) ++k;
+        continue;
+      }
+      if (e.kind == Event::Kind::Step || e.kind == Event::Kind::Return) continue;
       if (e.kind == Event::Kind::Settle) {
         z3::expr t = cpu.slot ? cpu.slot->control.taken.simplify() : c_.bool_val(e.taken);
         if (!t.is_bool() || (t.is_true() != e.taken) || !(t.is_true() || t.is_false())) {
@@ -534,24 +708,10 @@ class Explorer {
     if (!broken) return;
     if (broken->kind == Hazard::Kind::Exit && broken->exit) {
       ExitContext x{concreteEntry, cpu.state, abi_, m.eval(s_.site->bodyStart(), true), nullptr};
-      std::vector<Violation> vs;
-      for (const OutcomeSpec& o : s_.allowed.alternatives) {
-        if (broken->exit->kind != LocKind::Symbol && o.kind == OutcomeSpec::Kind::Untraced) {
-          auto u = untracedViolations(x);
-          vs.insert(vs.end(), u.begin(), u.end());
-        }
-        if (broken->exit->kind == LocKind::Symbol && o.target == broken->exit->symbol) {
-          const TrampolineContract* k = nullptr;
-          if (s_.contracts)
-            if (auto it = s_.contracts->find(o.target); it != s_.contracts->end()) k = &it->second;
-          auto u = o.kind == OutcomeSpec::Kind::Call ? callViolations(x, o, k) : enterViolations(x, o);
-          vs.insert(vs.end(), u.begin(), u.end());
-        }
-      }
+      x.nameAddress = [](uint64_t a) { return hex(a); };
+      Alternatives alts = alternatives(*broken->exit, x, called);
       // Memory probes stay symbolic: evaluate them in the model.
-      bool any = vs.empty();
-      for (const auto& v : vs)
-        if (m.eval(v.when, true).is_true()) any = true;
+      bool any = alts.empty() || m.eval(noneHolds(alts, c_).when, true).is_true();
       cx.replayed = any;
       cx.replayNote = any ? "replayed concretely: the state at the exit breaks the rule"
                           : "replay: the concrete state at the exit satisfies the rule";
@@ -561,6 +721,29 @@ class Explorer {
     // concrete pc sequence matched, which is what they are about.
     cx.replayed = true;
     cx.replayNote = "replayed concretely: same instructions at the same addresses";
+  }
+
+  // The trampoline's words run again on the model's values: the one path
+  // the model takes, or nothing when no path matches it.
+  std::optional<TrampolineOutcome> replayTrampoline(const TrampolineCode& code, const mips::Cpu& cpu,
+                                                    const mips::MachineState& caller, const z3::model& m) {
+    TrampolineCode concrete = code;
+    concrete.base = m.eval(code.base, true);
+    for (auto& [name, term] : concrete.symbols) term = m.eval(term, true);
+    for (TrampolineWord& w : concrete.words) w.fetched.word = m.eval(w.fetched.word, true);
+    z3::expr resume = m.eval(s_.site->bodyStart(), true);
+    CallerView view{&caller, resume, m.eval(resume + c_.bv_val(uint64_t(code.ipOffset), 64), true)};
+    auto holds = [this, &m](const std::vector<z3::expr>& path) {
+      for (const z3::expr& e : path)
+        if (!m.eval(e, true).is_true()) return false;
+      return true;
+    };
+    Feasibility decided = [&](const std::vector<z3::expr>& path, const z3::expr& cond) {
+      return holds(path) && m.eval(cond, true).is_true() ? Answer::Sat : Answer::Unsat;
+    };
+    for (TrampolineOutcome& o : runTrampoline(concrete, cpu, view, decided))
+      if (holds(o.path)) return o;
+    return std::nullopt;
   }
 };
 

@@ -31,7 +31,12 @@ struct PassSetup {
   BehaviourSpec allowed;
   bool delaySlotInterrupts = true;
   bool unpredictableAsHardware = false;  // [model] unpredictable = "hardware"
+  // The trampolines' proven contracts by entry key ("ftrace_caller+8"). A
+  // pass that reaches an entry is checked against its contract (modular),
+  // or, with inlineTrampolines, runs the trampoline's code (the site's
+  // SiteInstance::trampolines()) and goes on from where it resumes.
   const std::map<std::string, TrampolineContract>* contracts = nullptr;
+  bool inlineTrampolines = false;
   bool trackReached = false;  // record which allowed alternatives some path takes
 };
 

@@ -82,6 +82,16 @@ void printSpecResult(std::ostream& o, const SpecResult& r, const mips::Target& t
     size_t arrow = t.find("->");
     return t.substr(0, arrow) == state || t.substr(arrow + 2) == state;
   };
+  for (const TrampolineResult& k : r.trampolines) {
+    std::string label = "trampoline " + k.entry;
+    o << "  " << pad(label, 22) << (label.size() >= 22 ? " " : "") << pad(std::string(name(k.verdict)), 8);
+    if (k.verdict == Verdict::Safe) o << "contract proven: " << k.counts.paths << " paths, " << k.counts.queries
+                                      << " queries";
+    else if (k.verdict == Verdict::Unsafe) o << "its code breaks its contract";
+    else o << "the solver could not decide: " << k.unknownReason;
+    o << "  (" << k.source << ")\n";
+    if (k.counterexample) printCounterexample(o, *k.counterexample, "      ", t);
+  }
   for (const StateResult& s : r.states) {
     if ((!verbose && s.verdict == Verdict::Safe) || !shown(s.state)) continue;
     o << "  state " << pad(s.state, 16) << pad(std::string(name(s.verdict)), 8) << s.declared << "\n";
@@ -102,6 +112,10 @@ void printSummaryTable(std::ostream& o, const RunResults& rr) {
     << pad("paths", 7) << "time\n";
   for (size_t i = 0; i < rr.specs.size(); ++i) {
     const SpecResult& r = rr.specs[i];
+    for (const TrampolineResult& k : r.trampolines)
+      if (k.verdict != Verdict::Safe)
+        o << pad(r.spec, 33) << pad("trampoline " + k.entry, 22) << pad(rr.targets[i].str(), 24)
+          << pad(std::string(name(k.verdict)), 9) << pad("-", 8) << pad(std::to_string(k.counts.paths), 7) << "\n";
     for (const StateResult& s : r.states)
       if (s.verdict != Verdict::Safe)
         o << pad(r.spec, 33) << pad("state " + s.state, 22) << pad(rr.targets[i].str(), 24)
@@ -164,11 +178,21 @@ nlohmann::json toJson(const StateResult& s) {
   return j;
 }
 
+nlohmann::json toJson(const TrampolineResult& k) {
+  nlohmann::json j{{"entry", k.entry}, {"source", k.source}, {"target", k.target.str()},
+                   {"verdict", name(k.verdict)}, {"counts", countsJson(k.counts)}};
+  if (k.counterexample) j["counterexample"] = toJson(*k.counterexample);
+  if (k.verdict == Verdict::Unknown) j["unknown_reason"] = k.unknownReason;
+  return j;
+}
+
 nlohmann::json toJson(const RunResults& rr) {
   nlohmann::json j = nlohmann::json::array();
   for (size_t i = 0; i < rr.specs.size(); ++i) {
     const SpecResult& r = rr.specs[i];
     nlohmann::json s{{"spec", r.spec}, {"path", r.specPath}, {"target", rr.targets[i].str()}};
+    s["trampolines"] = nlohmann::json::array();
+    for (const auto& k : r.trampolines) s["trampolines"].push_back(toJson(k));
     s["states"] = nlohmann::json::array();
     for (const auto& st : r.states) s["states"].push_back(toJson(st));
     s["transitions"] = nlohmann::json::array();
@@ -191,6 +215,11 @@ int exitCodeOf(const RunResults& rr) {
       }
       return false;
     };
+    // A trampoline that breaks its contract breaks every call to it.
+    for (const TrampolineResult& k : r.trampolines) {
+      unsafe = unsafe || k.verdict == Verdict::Unsafe;
+      unknown = unknown || k.verdict == Verdict::Unknown;
+    }
     for (const StateResult& s : r.states) {
       if (covered(s.state)) continue;
       unsafe = unsafe || s.verdict == Verdict::Unsafe;

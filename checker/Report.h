@@ -23,6 +23,7 @@ void printSummaryTable(std::ostream&, const RunResults&);
 nlohmann::json toJson(const Counterexample&);
 nlohmann::json toJson(const TransitionResult&);
 nlohmann::json toJson(const StateResult&);
+nlohmann::json toJson(const TrampolineResult&);
 nlohmann::json toJson(const RunResults&);
 
 // 0 all safe (and expectations met), 1 unsafe or an expectation missed,

@@ -1,7 +1,10 @@
 #include "checker/SiteInstance.h"
 
+#include <set>
+
 #include "checker/Regions.h"
 #include "checker/SpecTarget.h"
+#include "checker/Trampolines.h"
 #include "encoder/Assembler.h"
 #include "encoder/Decoder.h"
 
@@ -122,6 +125,15 @@ std::variant<SiteInstance, Diagnostics> SiteInstance::make(const Spec& spec, con
   for (const auto& [n, ws] : s.states_) checkConditions(ws);
   checkConditions(s.body_);
   if (!errs.empty()) return errs;
+  // The trampolines, and where their code may lie (apart from the site).
+  auto codes = loadTrampolines(spec, s);
+  if (auto* e = std::get_if<Diagnostics>(&codes)) return *e;
+  std::set<std::string> placed;
+  for (auto& [key, code] : std::get<TrampolineSet>(codes)) {
+    if (placed.insert(code.contract.symbol).second)
+      s.constraints_.insert(s.constraints_.end(), code.constraints.begin(), code.constraints.end());
+    s.trampolines_.emplace(key, std::move(code));
+  }
   return s;
 }
 

@@ -1,7 +1,9 @@
 #pragma once
 // A spec made concrete for one target: the symbols as 64-bit Z3 terms with
-// their placement constraints (region, alignment, not inside the site), and
-// every state, body and interim word assembled at its address.
+// their placement constraints (region, alignment, not inside the site),
+// every state, body and interim word assembled at its address, and the
+// trampolines of [trampolines] assembled at their symbols (their code lies
+// apart from the site: checker/Trampolines.h).
 #include <z3++.h>
 
 #include <map>
@@ -10,6 +12,7 @@
 #include <vector>
 
 #include "checker/Spec.h"
+#include "checker/TrampolineRun.h"
 #include "encoder/Assembly.h"
 #include "encoder/SymbolicWord.h"
 #include "model/Semantics.h"
@@ -51,6 +54,10 @@ class SiteInstance {
   std::variant<WordImage, Diagnostics> interim(const WordSpec&, unsigned index) const;
   std::string describeSymbols() const;
 
+  // Every entry of every trampoline, by contract key ("ftrace_caller",
+  // "ftrace_caller+8"); not yet proven.
+  const std::map<std::string, TrampolineCode>& trampolines() const { return trampolines_; }
+
  private:
   SiteInstance(const Spec& s, const mips::Target& t, z3::context& c) : spec_(&s), target_(t), ctx_(&c) {}
   WordImage image(const mips::AssembledWord&, const std::string& source) const;
@@ -62,6 +69,7 @@ class SiteInstance {
   std::vector<z3::expr> constraints_;
   std::map<std::string, std::vector<WordImage>> states_;
   std::vector<WordImage> body_;
+  std::map<std::string, TrampolineCode> trampolines_;
 };
 
 }  // namespace patchcheck

@@ -63,6 +63,7 @@ struct TransitionResult {
   std::optional<Expect> expect;
   bool expectationMet() const {
     if (!expect) return true;
+    if (verdict == Verdict::Unknown) return false;  // neither confirms nor refutes a claim
     return (*expect == Expect::Safe) == (verdict == Verdict::Safe);
   }
   Counts counts;
@@ -82,8 +83,22 @@ struct StateResult {
   std::vector<std::string> notes;
 };
 
+// The modular proof of one trampoline entry's contract on one target
+// (docs/trampolines.md). SAFE: its code keeps the contract for every entry
+// state the contract allows.
+struct TrampolineResult {
+  std::string entry;   // "ftrace_caller", "ftrace_caller+8"
+  std::string source;  // the assembly file
+  mips::Target target;
+  Verdict verdict = Verdict::Safe;
+  Counts counts;
+  std::optional<Counterexample> counterexample;
+  std::string unknownReason;
+};
+
 struct SpecResult {
   std::string spec, specPath;
+  std::vector<TrampolineResult> trampolines;
   std::vector<StateResult> states;
   std::vector<TransitionResult> transitions;
 };

@@ -144,7 +144,8 @@ class Enumerator {
   }
 
   void exitAt(PassNode& n, const Exit& at) {
-    Judgement j = judge(s_.allowed, at, s_.target, s_.entry, n.cpu.state);
+    uint64_t resume = s_.placement.function + 4ull * s_.siteWords;
+    Judgement j = judge(s_.allowed, at, s_.target, s_.entry, n.cpu.state, s_.entries, resume);
     if (j.ok) end(n, "", j.held);
     else end(n, (at.atSymbol ? "at " + at.symbol : std::string("at F's body")) + ": " + j.why);
   }
@@ -181,6 +182,11 @@ class Enumerator {
       if (!n.inBody) return exitAt(n, Exit{});
       return end(n, "", "");
     }
+    for (const EntryRule& e : s_.entries)  // a trampoline's entries, its symbol included
+      if (*pc == e.address) {
+        if (n.inBody) return end(n, "", "");
+        return exitAt(n, Exit{true, e.callee, &e});
+      }
     for (const auto& [name, address] : s_.placement.symbols)
       if (*pc == address) {
         if (n.inBody) return end(n, "", "");

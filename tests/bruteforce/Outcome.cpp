@@ -1,5 +1,6 @@
 #include "tests/bruteforce/Outcome.h"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "encoder/Registers.h"
@@ -17,9 +18,10 @@ std::string hex(uint64_t v) {
 uint64_t widthMask(const mips::Target& t) { return t.is64() ? ~0ull : 0xffffffffull; }
 
 std::string liveRegistersChanged(const mips::Target& t, const std::array<uint64_t, 32>& entry,
-                                 const mips::MachineState& now) {
+                                 const mips::MachineState& now, const std::vector<unsigned>& except = {}) {
   for (unsigned r = 1; r < 32; ++r) {
     if (!liveAtEntry(r, t.abi)) continue;
+    if (std::find(except.begin(), except.end(), r) != except.end()) continue;
     auto v = mips::concreteValue(now.reg(r));
     if (!v) return "register $" + std::to_string(r) + " is not concrete";
     if (*v != (entry[r] & widthMask(t)))
@@ -47,6 +49,29 @@ std::string memoryAboveSpChanged(const mips::Target& t, const std::array<uint64_
   return "";
 }
 
+// The contract of the trampoline entry the pass reached (EntryRules.h).
+std::string contractBroken(const EntryRule& e, const mips::Target& t, const std::array<uint64_t, 32>& entry,
+                           const mips::MachineState& now, uint64_t resume) {
+  uint64_t mask = widthMask(t);
+  auto value = [&](unsigned r) { return mips::concreteValue(now.reg(r)).value_or(~0ull); };
+  std::vector<unsigned> except{e.resume};
+  if ((value(e.resume) & mask) != (resume & mask))
+    return std::string(mips::gprName(e.resume, t.abi)) + " holds " + hex(value(e.resume)) + ", not the resume address " +
+           hex(resume);
+  if (e.savedRa) {
+    except.push_back(*e.savedRa);
+    except.push_back(31);
+    if (value(*e.savedRa) != (entry[31] & mask))
+      return std::string(mips::gprName(*e.savedRa, t.abi)) + " does not hold the caller's ra";
+  }
+  if (e.stackAdjust) {
+    except.push_back(29);
+    if (value(29) != ((entry[29] + uint64_t(e.stackAdjust)) & mask)) return "sp is not entry sp + stack_adjust";
+  }
+  except.insert(except.end(), e.clobbers.begin(), e.clobbers.end());
+  return liveRegistersChanged(t, entry, now, except);
+}
+
 std::string conditionsFail(const patchcheck::OutcomeSpec& o, const mips::Target& t, const mips::MachineState& now) {
   for (const auto& c : o.with) {
     auto r = mips::parseGpr(c.reg, t.abi);
@@ -66,15 +91,23 @@ bool liveAtEntry(unsigned r, mips::Abi abi) {
 }
 
 Judgement judge(const patchcheck::BehaviourSpec& allowed, const Exit& at, const mips::Target& t,
-                const std::array<uint64_t, 32>& entry, const mips::MachineState& now) {
+                const std::array<uint64_t, 32>& entry, const mips::MachineState& now,
+                const std::vector<EntryRule>& entries, uint64_t resume) {
   using Kind = patchcheck::OutcomeSpec::Kind;
   Judgement j;
   bool applicable = false;
+  bool hasCode = std::any_of(entries.begin(), entries.end(), [&](const EntryRule& e) { return e.callee == at.symbol; });
   for (const auto& o : allowed.alternatives) {
     bool here = at.atSymbol ? (o.kind != Kind::Untraced && o.target == at.symbol) : o.kind == Kind::Untraced;
+    if (at.entry && o.kind == Kind::Enter) here = false;  // entering a function means at its symbol
     if (!here) continue;
     applicable = true;
-    std::string why = liveRegistersChanged(t, entry, now);
+    std::string why;
+    if (o.kind == Kind::Call && hasCode) {
+      why = at.entry ? contractBroken(*at.entry, t, entry, now, resume) : at.symbol + " is reached at no entry its contract lists";
+    } else {
+      why = liveRegistersChanged(t, entry, now);
+    }
     if (why.empty()) why = memoryAboveSpChanged(t, entry, now);
     if (why.empty() && o.kind == Kind::Call) why = conditionsFail(o, t, now);
     if (why.empty()) {

@@ -124,6 +124,19 @@ Scenario base(const Spec& s, const mips::Target& t, const Placement& p, const Si
   return sc;
 }
 
+// The trampolines' entries at this placement.
+std::string placeEntries(const Spec& s, const mips::Target& t, Scenario& sc) {
+  auto rules = entryRules(s, t);
+  if (auto* e = std::get_if<std::string>(&rules)) return *e;
+  for (EntryRule r : std::get<std::vector<EntryRule>>(rules)) {
+    auto at = sc.placement.symbols.find(r.callee);
+    if (at == sc.placement.symbols.end()) return "trampoline symbol " + r.callee + " is not placed";
+    r.address = at->second + uint64_t(r.offset);
+    sc.entries.push_back(r);
+  }
+  return "";
+}
+
 }  // namespace
 
 std::string place(const Spec& s, const mips::Target& t, PlacementMode mode, std::mt19937_64& rng, Placement& out) {
@@ -148,6 +161,10 @@ std::string place(const Spec& s, const mips::Target& t, PlacementMode mode, std:
         auto a = pick(*r, w.align, attempt == 0 ? m : PlacementMode::Random, rng);
         if (!a) return "no aligned address in region " + w.region;
         bool clash = !isF && *a >= out.function && *a - out.function < siteBytes;
+        if (!isF && s.trampolines.count(w.name)) {
+          uint64_t gap = *a > out.function ? *a - out.function : out.function - *a;
+          clash = clash || gap < 0x10000 + siteBytes;
+        }
         for (const auto& [n, v] : out.symbols) clash = clash || v == *a;
         if (!clash) got = a;
       }
@@ -184,6 +201,7 @@ std::variant<Scenario, std::string> transitionScenario(const Spec& s, const mips
   Scenario sc = base(s, t, p, st, tr.from);
   sc.name = s.name + ": " + tr.name() + " [" + t.str() + "]";
   sc.when = tr.when;
+  if (std::string e = placeEntries(s, t, sc); !e.empty()) return e;
   const auto& to = st.states.at(tr.to);
   for (const auto& step : tr.steps) {
     WriterStep w;
@@ -231,6 +249,7 @@ std::variant<Scenario, std::string> stateScenario(const Spec& s, const mips::Tar
   if (auto* e = std::get_if<std::string>(&site)) return *e;
   Scenario sc = base(s, t, p, std::get<Site>(site), state);
   sc.name = s.name + ": state " + state + " [" + t.str() + "]";
+  if (std::string e = placeEntries(s, t, sc); !e.empty()) return e;
   sc.allowed = s.behaviour.at(state);
   return sc;
 }

@@ -14,6 +14,7 @@
 
 #include "checker/Spec.h"
 #include "encoder/Target.h"
+#include "tests/bruteforce/EntryRules.h"
 
 namespace bruteforce {
 
@@ -27,8 +28,9 @@ struct Placement {
 enum class PlacementMode { Random, LowEdges, HighEdges };
 
 // A placement meeting every symbol's region and alignment, other symbols
-// outside F's site, body and the word after, all distinct. Empty string on
-// success, else why none was found.
+// outside F's site, body and the word after, all distinct; a trampoline's
+// symbol at least 64 KiB from F, so that its code (far shorter) lies apart
+// from the site. Empty string on success, else why none was found.
 std::string place(const patchcheck::Spec&, const mips::Target&, PlacementMode, std::mt19937_64&, Placement&);
 
 // Entry registers: random, sp aligned to the ABI's stack alignment; 32-bit
@@ -54,6 +56,7 @@ struct Scenario {
   patchcheck::BehaviourSpec allowed;
   std::array<uint64_t, 32> entry{};
   std::string brokenEnd;  // non-empty: the steps do not end in `to` (why)
+  std::vector<EntryRule> entries;  // the trampolines' entries, placed
 };
 
 // The transition at this placement; a string when a word does not assemble
