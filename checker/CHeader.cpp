@@ -25,7 +25,7 @@ std::string targetTag(const json& t) {
 }
 
 std::string addressExpr(const std::string& symbol, int64_t addend) {
-  std::string s = "(u64)" + cIdentifier(symbol);
+  std::string s = "(u64)(" + cIdentifier(symbol) + ")";
   return addend ? "(" + s + " + " + hexU64(uint64_t(addend)) + ")" : s;
 }
 
@@ -48,12 +48,18 @@ std::string encoder(const std::string& fn, const json& w) {
   }
   uint32_t mask = parseHex(w["field_mask"]);
   unsigned shift = w["field_shift"];
-  char body[512];
-  snprintf(body, sizeof body, "\treturn 0x%08xu | (((u32)(%s) & 0x%xu) << %u);\n", parseHex(w["fixed"]), v.c_str(),
+  char value[512];
+  snprintf(value, sizeof value, "(0x%08xu | (((u32)(%s) & 0x%xu) << %u))", parseHex(w["fixed"]), v.c_str(),
            mask >> shift, shift);
-  std::string out = "/* " + w["text"].get<std::string>() + " */\nstatic inline u32 " + fn + "(";
+  std::string args;
+  for (size_t i = 0; i < params.size(); ++i) args += (i ? ", " : "") + cIdentifier(params[i]);
+  std::string macro = fn;
+  for (char& c : macro) c = char(std::toupper((unsigned char)c));
+  // The macro is a constant expression (static initializers); the function checks the argument type.
+  std::string out = "/* " + w["text"].get<std::string>() + " */\n#define " + macro + "(" + args + ") \\\n\t" + value +
+                    "\nstatic inline u32 " + fn + "(";
   for (size_t i = 0; i < params.size(); ++i) out += (i ? ", u64 " : "u64 ") + cIdentifier(params[i]);
-  return out + ")\n{\n" + body + "}\n";
+  return out + ")\n{\n\treturn " + macro + "(" + args + ");\n}\n";
 }
 
 std::string wordLiteral(const json& w) {

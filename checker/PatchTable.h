@@ -24,7 +24,9 @@ struct TableOptions {
 // Why a run cannot become a table: each state or transition that is not SAFE.
 std::vector<std::string> tableRefusals(const std::vector<SpecResult>&, const std::vector<mips::Target>&);
 
-// The table as JSON (keys sorted, no timings: the same inputs give the same bytes).
+// The table as JSON (keys sorted, no timings: the same inputs give the same
+// bytes). `results` has one entry per target; a transition without a result
+// is listed without its verification.
 std::variant<nlohmann::json, Diagnostics> patchTable(const Spec&, const std::vector<mips::Target>&,
                                                      const std::vector<SpecResult>&, const TableOptions&);
 

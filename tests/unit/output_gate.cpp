@@ -1,0 +1,170 @@
+// The CI gate: SARIF checked against the SARIF 2.1.0 required shape
+// (OASIS SARIF 2.1.0: sarifLog.version/$schema/runs, run.tool.driver.name,
+// result.message.text, physicalLocation.artifactLocation.uri, region.startLine),
+// JUnit XML parsed back with libxml2, baselines, and the pre-commit hook run
+// in a git repository made for the test.
+#include <catch2/catch.hpp>
+#include <libxml/parser.h>
+#include <libxml/tree.h>
+
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "output_support.h"
+
+using namespace patchcheck::test;
+using json = nlohmann::json;
+
+namespace {
+
+const std::string kSafe = std::string(PATCHCHECK_SOURCE_DIR) + "/specs/mips/patchable-entry.toml";
+const std::string kUnsafe = std::string(PATCHCHECK_TEST_DATA) + "/outputs/unsafe-order.toml";
+
+// Line of the [[transition]] whose steps line is `steps`, counted in the file.
+unsigned transitionLine(const std::string& path, const std::string& steps, unsigned* stepsLine) {
+  std::istringstream in(readFile(path));
+  std::string line;
+  unsigned n = 0, header = 0;
+  while (std::getline(in, line)) {
+    ++n;
+    if (line.rfind("[[transition]]", 0) == 0) header = n;
+    if (line.find(steps) != std::string::npos) {
+      *stepsLine = n;
+      return header;
+    }
+  }
+  return 0;
+}
+
+std::string attr(xmlNode* n, const char* name) {
+  xmlChar* v = xmlGetProp(n, reinterpret_cast<const xmlChar*>(name));
+  std::string s = v ? reinterpret_cast<const char*>(v) : "";
+  xmlFree(v);
+  return s;
+}
+
+std::vector<xmlNode*> children(xmlNode* n, const std::string& name) {
+  std::vector<xmlNode*> out;
+  for (xmlNode* c = n->children; c; c = c->next)
+    if (c->type == XML_ELEMENT_NODE && name == reinterpret_cast<const char*>(c->name)) out.push_back(c);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("gate SARIF has the 2.1.0 required shape and points at the offending transition", "[output_gate]") {
+  Ran r = sh(cli("gate --format sarif --jobs 1 " + kUnsafe));
+  CHECK(r.status == 1);
+  json s = json::parse(r.out);
+  CHECK(s["version"] == "2.1.0");
+  REQUIRE(s["$schema"].is_string());
+  CHECK(s["$schema"].get<std::string>().find("sarif") != std::string::npos);
+  REQUIRE(s["runs"].is_array());
+  REQUIRE(s["runs"].size() == 1);
+  const json& run = s["runs"][0];
+  CHECK(run["tool"]["driver"]["name"] == "patchcheck");
+  REQUIRE(run["results"].size() == 1);
+  std::set<std::string> ruleIds;
+  for (const json& rule : run["tool"]["driver"]["rules"]) ruleIds.insert(rule["id"].get<std::string>());
+  const json& res = run["results"][0];
+  CHECK(res["ruleId"] == "unsafe-transition");
+  CHECK(ruleIds.count(res["ruleId"].get<std::string>()));
+  CHECK(res["message"]["text"].get<std::string>().find("disabled->noregs") != std::string::npos);
+  const json& loc = res["locations"][0]["physicalLocation"];
+  CHECK(loc["artifactLocation"]["uri"] == kUnsafe);
+  unsigned stepsLine = 0;
+  unsigned header = transitionLine(kUnsafe, "\"write 1\", \"write 2\"", &stepsLine);
+  unsigned line = loc["region"]["startLine"];
+  CHECK(line >= header);
+  CHECK(line <= stepsLine);
+  CHECK(header > 0);
+}
+
+TEST_CASE("gate SARIF of a safe spec has no results and exit 0", "[output_gate]") {
+  Ran r = sh(cli("gate --format sarif " + kSafe));
+  CHECK(r.status == 0);
+  json s = json::parse(r.out);
+  CHECK(s["runs"][0]["results"].empty());
+}
+
+TEST_CASE("gate JUnit parses back: a test case per state and transition, the unsafe one failed", "[output_gate]") {
+  Ran r = sh(cli("gate --format junit " + kUnsafe));
+  CHECK(r.status == 1);
+  xmlDoc* doc = xmlReadMemory(r.out.data(), int(r.out.size()), "junit.xml", nullptr, XML_PARSE_NONET);
+  REQUIRE(doc);
+  xmlNode* root = xmlDocGetRootElement(doc);
+  CHECK(std::string(reinterpret_cast<const char*>(root->name)) == "testsuites");
+  auto suites = children(root, "testsuite");
+  REQUIRE(suites.size() == 1);
+  auto cases = children(suites[0], "testcase");
+  CHECK(cases.size() == 4);  // 2 states + 2 transitions
+  CHECK(attr(suites[0], "tests") == "4");
+  CHECK(attr(suites[0], "failures") == "1");
+  CHECK(attr(root, "failures") == "1");
+  unsigned failed = 0;
+  for (xmlNode* c : cases) {
+    auto f = children(c, "failure");
+    if (!f.empty()) {
+      ++failed;
+      CHECK(attr(c, "name") == "disabled->noregs");
+      CHECK(attr(f[0], "type") == "UNSAFE");
+    }
+  }
+  CHECK(failed == 1);
+  xmlFreeDoc(doc);
+}
+
+TEST_CASE("gate with a baseline checks only the transitions that changed", "[output_gate]") {
+  TempDir dir;
+  writeFile(dir.file("spec.toml"), readFile(kSafe));
+  REQUIRE(sh("cd " + dir.path() + " && " + cli("table spec.toml -o certified")).status == 0);
+  Ran same = sh("cd " + dir.path() + " && " + cli("gate --format json --baseline certified spec.toml"));
+  CHECK(same.status == 0);
+  json j = json::parse(same.out);
+  CHECK(j["gate"]["skipped"].size() == 7);
+  CHECK(j["gate"]["checked_because"].empty());
+  CHECK(j["results"][0]["transitions"].empty());
+  // Change one order: only that transition is checked, with the reason.
+  std::string text = readFile(dir.file("spec.toml"));
+  std::string from = "steps = [\"write 2\", \"flush\", \"write 1\", \"flush\"]";
+  size_t at = text.find(from);
+  REQUIRE(at != std::string::npos);
+  text.replace(at, from.size(), "steps = [\"write 2\", \"sync\", \"write 1\", \"flush\"]");
+  writeFile(dir.file("spec.toml"), text);
+  Ran changed = sh("cd " + dir.path() + " && " + cli("gate --format json --baseline certified spec.toml"));
+  CHECK(changed.status == 0);  // a sync suffices under the weak model (synth finds it too)
+  json k = json::parse(changed.out);
+  REQUIRE(k["results"][0]["transitions"].size() == 1);
+  CHECK(k["results"][0]["transitions"][0]["transition"] == "disabled->noregs");
+  CHECK(k["gate"]["skipped"].size() == 6);
+  std::string why = k["gate"]["checked_because"].begin().value();
+  CHECK(why.find("steps changed") != std::string::npos);
+}
+
+TEST_CASE("the pre-commit hook refuses an unsafe spec in a sample repository", "[output_gate]") {
+  TempDir dir;
+  std::string git = "cd " + dir.path() + " && git -c user.name=t -c user.email=t@example.invalid ";
+  REQUIRE(sh("cd " + dir.path() + " && git init -q .").status == 0);
+  REQUIRE(sh("mkdir -p " + dir.file("specs") + " " + dir.file(".git/hooks")).status == 0);
+  REQUIRE(sh("cp " + std::string(PATCHCHECK_SOURCE_DIR) + "/scripts/pre-commit " + dir.file(".git/hooks/pre-commit"))
+              .status == 0);
+  std::string env = "PATCHCHECK=" + std::string(PATCHCHECK_BINARY) + " ";
+  // A README alone: no spec staged, the hook lets it through.
+  writeFile(dir.file("README"), "sample\n");
+  REQUIRE(sh(git + "add README").status == 0);
+  CHECK(sh("cd " + dir.path() + " && " + env + "git -c user.name=t -c user.email=t@example.invalid commit -q -m readme")
+            .status == 0);
+  // A safe spec: committed.
+  writeFile(dir.file("specs/entry.toml"), readFile(kSafe));
+  REQUIRE(sh(git + "add specs/entry.toml").status == 0);
+  CHECK(sh("cd " + dir.path() + " && " + env + "git -c user.name=t -c user.email=t@example.invalid commit -q -m safe")
+            .status == 0);
+  // An unsafe one: refused, and nothing is committed.
+  writeFile(dir.file("specs/bad.toml"), readFile(kUnsafe));
+  REQUIRE(sh(git + "add specs/bad.toml").status == 0);
+  Ran refused = sh("cd " + dir.path() + " && " + env + "git -c user.name=t -c user.email=t@example.invalid commit -q -m bad",
+                   true);
+  CHECK(refused.status != 0);
+  CHECK(refused.out.find("refused the commit") != std::string::npos);
+  CHECK(sh(git + "log --oneline").out.find("bad") == std::string::npos);
+}

@@ -1,0 +1,66 @@
+// Graphs through Graphviz's library: the nodes are the site's intermediate
+// contents (counted by hand from the spec's steps), unsafe ones are red with
+// the broken rule, and --counterexample draws the writer beside the pass.
+#include <catch2/catch.hpp>
+
+#include "output_support.h"
+
+using namespace patchcheck::test;
+
+namespace {
+
+const std::string kSafe = std::string(PATCHCHECK_SOURCE_DIR) + "/specs/mips/patchable-entry.toml";
+const std::string kUnsafe = std::string(PATCHCHECK_TEST_DATA) + "/outputs/unsafe-order.toml";
+
+unsigned count(const std::string& s, const std::string& what) {
+  unsigned n = 0;
+  for (size_t at = s.find(what); at != std::string::npos; at = s.find(what, at + 1)) ++n;
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("graph of a safe transition: one node per intermediate state, writes and barriers on edges",
+          "[output_graph]") {
+  TempDir dir;
+  Ran r = sh(cli("graph " + kSafe + " --transition 'disabled->noregs' -o " + dir.file("g.dot")));
+  REQUIRE(r.status == 0);
+  std::string dot = readFile(dir.file("g.dot"));
+  // write 2, flush, write 1, flush: disabled, then li t0,1 in, then the jalr.
+  CHECK(count(dot, "shape=box") + count(dot, "shape=\"box\"") >= 1);
+  CHECK(r.out.find("3 intermediate states (0 unsafe)") != std::string::npos);
+  CHECK(dot.find("flush; step 3: write 1") != std::string::npos);
+  CHECK(dot.find("UNSAFE") == std::string::npos);
+}
+
+TEST_CASE("graph of an unsafe order marks the state that breaks in red", "[output_graph]") {
+  TempDir dir;
+  Ran r = sh(cli("graph " + kUnsafe + " --transition 'disabled->noregs' -o " + dir.file("g.svg")));
+  REQUIRE(r.status == 0);
+  std::string svg = readFile(dir.file("g.svg"));
+  CHECK(svg.find("<svg") != std::string::npos);
+  CHECK(svg.find("UNSAFE") != std::string::npos);
+  CHECK(svg.find("red") != std::string::npos);
+  // write 1 and write 2 share a barrier group: both orders of visibility.
+  CHECK(r.out.find("4 intermediate states (1 unsafe)") != std::string::npos);
+  CHECK(svg.find("visible early") != std::string::npos);
+}
+
+TEST_CASE("graph --counterexample draws a timeline, as PNG too", "[output_graph]") {
+  TempDir dir;
+  Ran r = sh(cli("graph " + kUnsafe + " --transition 'disabled->noregs' --counterexample -o " +
+                        dir.file("t.png")));
+  REQUIRE(r.status == 0);
+  std::string png = readFile(dir.file("t.png"));
+  REQUIRE(png.size() > 8);
+  CHECK(png.substr(1, 3) == "PNG");
+  Ran dot = sh(cli("graph " + kUnsafe + " --transition 'disabled->noregs' --counterexample -o " +
+                          dir.file("t.dot")));
+  std::string text = readFile(dir.file("t.dot"));
+  CHECK(text.find("cluster_writer") != std::string::npos);
+  CHECK(text.find("writes landed") != std::string::npos);
+  // A safe transition has no counterexample to draw.
+  CHECK(sh(cli("graph " + kSafe + " --transition 'disabled->noregs' --counterexample -o " + dir.file("x.svg")))
+            .status == 1);
+  CHECK(sh(cli("graph " + kSafe + " --transition 'disabled->noregs' -o " + dir.file("x.txt"))).status == 2);
+}
