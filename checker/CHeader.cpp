@@ -114,6 +114,9 @@ std::string cHeader(const json& table, const std::string& jsonFileName) {
   for (const json& t : table["targets"]) {
     std::string tp = prefix + "_" + targetTag(t);
     o << "\n/* " << t["target"].get<std::string>() << " */\n";
+    for (const json& k : t.value("trampolines", json::array()))
+      o << "/* trampoline " << k["entry"].get<std::string>() << " (" << k["source"].get<std::string>()
+        << "): contract " << (k["verdict"] == "SAFE" ? "proven" : "NOT proven") << ", " << k["paths"] << " paths */\n";
     std::map<std::string, std::vector<std::string>> encoders;  // state -> function per word ("" = concrete)
     for (const json& s : t["states"]) {
       std::string st = s["name"];

@@ -131,6 +131,11 @@ std::variant<nlohmann::json, Diagnostics> patchTable(const Spec& spec, const std
     const mips::Target& t = targets[ti];
     nlohmann::json tj{{"target", t.str()}, {"isa", mips::name(t.isa)}, {"abi", mips::name(t.abi)},
                       {"endian", mips::name(t.endian)}};
+    // The trampolines' own proofs, which every `call` in the table relies on.
+    tj["trampolines"] = nlohmann::json::array();
+    for (const TrampolineResult& k : results[ti].trampolines)
+      tj["trampolines"].push_back({{"entry", k.entry}, {"source", k.source}, {"verdict", name(k.verdict)},
+                                   {"paths", k.counts.paths}, {"queries", k.counts.queries}});
     std::map<std::string, std::vector<nlohmann::json>> words;  // state -> word entries
     tj["states"] = nlohmann::json::array();
     for (const StateSpec& st : spec.states) {

@@ -100,6 +100,7 @@ mips::AssemblyOptions assemblyOptions(const Spec& spec, const mips::Target& t, u
   mips::AssemblyOptions o;
   o.target = t;
   o.allowUnpredictable = spec.allowUnpredictable;
+  o.requireLuiReach = true;
   for (const SymbolSpec& s : spec.symbols) {
     // A value that is no address of this target is reported by
     // checkSpecForTarget; symbolic here, so words using it still assemble.

@@ -179,6 +179,7 @@ class Loader {
     }
     mips::AssemblyOptions o;
     o.target = t_;
+    o.requireLuiReach = true;
     z3::expr b = base().simplify();
     uint64_t fixed = 0;
     bool concreteBase = b.is_numeral() && b.is_numeral_u64(fixed);

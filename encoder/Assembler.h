@@ -22,6 +22,10 @@ struct AssemblyOptions {
   // control transfer in a delay or forbidden slot) so a spec can describe
   // them and the checker can show their consequences.
   bool allowUnpredictable = false;
+  // `lui rt, %hi(x)` on a 64-bit ISA must name a sign-extended 32-bit x:
+  // lui + (d)addiu form no other address (FACTS.md; a kernel in XKPHYS is
+  // out of their reach). Specs and trampolines ask for it; GNU as does not.
+  bool requireLuiReach = false;
 };
 
 std::variant<Assembly, Diagnostics> assemble(std::string_view source,

@@ -68,6 +68,10 @@ SymbolicWord symbolicWord(const AssembledWord& w, const Target& t, z3::context& 
                   std::string(w.desc->mnemonic) + "'");
       field = diff.extract(width + 1, 2);
     } else if (op.expr.reloc != Reloc::None) {
+      if (op.expr.reloc == Reloc::Hi && t.is64() && w.desc->mnemonic == "lui")
+        require(z3::sext(value.extract(31, 0), 32) == value,
+                op.expr.value.str() + " within the 32-bit compatibility segments (a sign-extended 32-bit "
+                                      "address: lui + daddiu form no other)");
       field = relocTerm(op.expr.reloc, value);
     } else {
       auto r = immediateRange(op.kind);

@@ -1,8 +1,10 @@
-// Default regions (../shared/FACTS.md: Linux MIPS KSEG0/KSEG2, CKSEG0/CKSEG2)
-// and 32-bit addresses held sign-extended.
+// Default regions (../shared/FACTS.md: Linux MIPS KSEG0/KSEG2, CKSEG0/CKSEG2),
+// 32-bit addresses held sign-extended, and placements an encoding cannot
+// serve (relocation overflow).
 #include <catch2/catch.hpp>
 
 #include "checker/Regions.h"
+#include "checker/SiteInstance.h"
 
 using namespace patchcheck;
 using mips::Abi;
@@ -59,4 +61,54 @@ TEST_CASE("concrete symbols only", "[spec_regions]") {
   CHECK_FALSE(symbolAddress(symbolic, k32));
   CHECK(symbolAddress(concrete, k32) == 0xffffffff80001000ull);
   CHECK(symbolAddress(concrete, k64) == 0x80001000ull);
+}
+
+namespace {
+
+// The first error SiteInstance::make reports for a spec text, or "".
+std::string placementError(const std::string& text) {
+  auto loaded = parseSpec(text, "placement.toml");
+  REQUIRE(std::holds_alternative<Spec>(loaded));
+  const Spec& spec = std::get<Spec>(loaded);
+  z3::context c;
+  auto site = SiteInstance::make(spec, spec.target, c);
+  if (auto* e = std::get_if<Diagnostics>(&site)) return e->front().str();
+  return "";
+}
+
+std::string siteSpec(const std::string& target, const std::string& symbols, const std::string& word) {
+  return "schema = 1\n[target]\n" + target + "\n[site]\nwords = 2\n[symbols]\n" + symbols +
+         "\n[states]\noff = [\"nop\", \"nop\"]\non = [\"" + word + "\", \"nop\"]\n[behaviour]\noff = \"untraced\"\n"
+         "on = \"call T\"\n";
+}
+
+}  // namespace
+
+TEST_CASE("a jal from module text to kernel text is a relocation overflow naming both addresses",
+          "[spec_regions]") {
+  std::string e = placementError(siteSpec("isa = \"mips32r2\"", "F = { in = \"module-text\" }\nT = { in = \"kernel-text\" }",
+                                          "jal T"));
+  CHECK_THAT(e, Catch::Matchers::Contains("placement.toml:11:"));
+  CHECK_THAT(e, Catch::Matchers::Contains("256 MB region of the delay slot"));
+  CHECK_THAT(e, Catch::Matchers::Contains("F = 0xffffffffc"));
+  CHECK_THAT(e, Catch::Matchers::Contains("T = 0xffffffff8"));
+  CHECK_THAT(e, Catch::Matchers::Contains("relocation overflow"));
+  // Both in kernel text, one 256 MB region: fine.
+  CHECK(placementError(siteSpec("isa = \"mips32r2\"",
+                                "F = { in = \"kernel-text\" }\nT = { in = \"kernel-text\" }\n[regions]\n"
+                                "kernel-text = [0x80000000, 0x8ffff000]",
+                                "jal T")) == "");
+}
+
+TEST_CASE("MIPS64: lui %hi of an address outside the 32-bit compatibility segments is an error",
+          "[spec_regions]") {
+  std::string xkphys = "[regions]\nkernel-text = [\"0x9800000000100000\", \"0x98000000ffffffff\"]";
+  std::string e = placementError(siteSpec("isa = \"mips64r2\"",
+                                          "F = { in = \"kernel-text\" }\nT = { in = \"kernel-text\" }\n" + xkphys,
+                                          "lui at, %hi(T)"));
+  CHECK_THAT(e, Catch::Matchers::Contains("32-bit compatibility segments"));
+  CHECK_THAT(e, Catch::Matchers::Contains("T = 0x98"));
+  // CKSEG0 (the default kernel text) is in reach.
+  CHECK(placementError(siteSpec("isa = \"mips64r2\"", "F = { in = \"kernel-text\" }\nT = { in = \"kernel-text\" }",
+                                "lui at, %hi(T)")) == "");
 }
