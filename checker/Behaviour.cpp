@@ -129,6 +129,26 @@ std::vector<Violation> callViolations(const ExitContext& x, const OutcomeSpec& o
                               }});
     }
   }
+  if (!contract) {
+    // No trampoline file, so no contract: the MIPS call conventions a
+    // trampoline can serve are accepted. ra is either untouched (`jalr t1,
+    // at`), or holds the resume address while a dead register keeps the
+    // caller's ra (gcc -pg's `move at, ra; jal _mcount`).
+    except.push_back(mips::reg::ra);
+    z3::expr ra = x.now.reg(mips::reg::ra), callerRa = x.entry.reg(mips::reg::ra);
+    z3::expr_vector kept(c);
+    for (unsigned r = 1; r < 32; ++r)
+      if (r != mips::reg::ra &&
+          std::find(x.abi.liveAtEntry.begin(), x.abi.liveAtEntry.end(), r) == x.abi.liveAtEntry.end())
+        kept.push_back(x.now.reg(r) == callerRa);
+    z3::expr linked = x.now.address(ra) == x.resumeAddress && z3::mk_or(kept);
+    out.push_back(Violation{ra != callerRa && !linked, [ra, callerRa](const z3::model& m) {
+                              return "ra clobbered: " + hex(valueIn(m, callerRa)) + " at entry, " +
+                                     hex(valueIn(m, ra)) +
+                                     " here, which is neither the resume address with the caller's ra kept in "
+                                     "a dead register nor the caller's ra";
+                            }});
+  }
   auto live = liveStateChanged(x, except);
   out.insert(out.end(), live.begin(), live.end());
   auto conds = conditionViolations(x.now, o);

@@ -1,6 +1,6 @@
 // The behaviour language of a spec ([behaviour] values and `allow`):
 //   behaviour := alt ('|' alt)*
-//   alt       := 'untraced' | 'call' SYM ['with' cond ('&&' cond)*] | 'enter' SYM
+//   alt       := 'untraced' | 'call' SYM ['+' INT] ['with' cond ('&&' cond)*] | 'enter' SYM
 //   cond      := REG '==' INT          INT: decimal or 0x hex
 // Register names are checked per ABI later (they depend on the target).
 #include <cctype>
@@ -126,6 +126,20 @@ class Parser {
     }
     o.target = std::string(sym.text);
     o.where = locate_(sym.offset);
+    if (peek().kind == Token::Kind::Other && peek().text == "+") {
+      const Token& plus = next();
+      if (o.kind != OutcomeSpec::Kind::Call) {
+        fail(plus, "'enter' takes the symbol itself (only 'call' names an entry at an offset)");
+        return std::nullopt;
+      }
+      const Token& num = next();
+      auto v = num.kind == Token::Kind::Number ? parseInt(num.text) : std::nullopt;
+      if (!v || *v % 4 || *v >= 0x10000) {
+        fail(num, "expected a word-aligned entry offset below 0x10000 after '+', got " + quoted(num));
+        return std::nullopt;
+      }
+      o.offset = *v;
+    }
     if (peek().kind != Token::Kind::Word || peek().text != "with") return o;
     if (o.kind == OutcomeSpec::Kind::Enter) {
       fail(peek(), "'enter' takes no 'with' condition (only 'call' does)");
@@ -178,7 +192,7 @@ std::string OutcomeSpec::str() const {
     case Kind::Enter: return "enter " + target;
     case Kind::Call: break;
   }
-  std::string s = "call " + target;
+  std::string s = "call " + target + (offset ? " + " + std::to_string(offset) : "");
   for (size_t i = 0; i < with.size(); ++i)
     s += (i ? " && " : " with ") + with[i].reg + " == " + number(with[i].value);
   return s;

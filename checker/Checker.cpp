@@ -57,7 +57,7 @@ std::vector<std::string> callNotes(const BehaviourSpec& b, const CheckOptions& o
       list += (list.empty() ? "" : ", ") + key;
     }
     if (proven.empty() && refuted.empty())
-      out.push_back("call " + o.target + ": checked at the site only (entry state and condition); " + o.target +
+      out.push_back("call " + o.entry() + ": checked at the site only (entry state and condition); " + o.target +
                     "'s own code is outside this proof");
     else if (opt.inlineTrampolines)
       out.push_back("call " + o.target + ": its code runs inside each pass (--inline-trampolines)");

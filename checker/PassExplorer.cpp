@@ -165,14 +165,16 @@ class Explorer {
     n.hazards.push_back(std::move(h));
   }
 
+  // "T+0x8 (0x...)": the closest declared symbol at or below, within 4 KiB.
   std::string nameAddress(uint64_t a, const z3::model& m) const {
+    std::string best;
+    uint64_t bestOffset = 0x1000;
     for (const auto& [name, term] : s_.site->symbols()) {
       uint64_t base = u64(m.eval(term, true));
-      if (a == base) return name + " (" + hex(a) + ")";
-      if (name == s_.site->spec().function && a > base && a - base <= 4ull * 64)
-        return name + "+" + hex(a - base) + " (" + hex(a) + ")";
+      if (a >= base && a - base < bestOffset) best = name, bestOffset = a - base;
     }
-    return hex(a);
+    if (best.empty()) return hex(a);
+    return (bestOffset ? best + "+" + hex(bestOffset) : best) + " (" + hex(a) + ")";
   }
 
   // ---- the main loop of one execution
@@ -286,9 +288,17 @@ class Explorer {
     };
     for (const auto& [name, term] : s_.site->symbols())
       if (name != fn && entryAt(name, name, term)) return out;
-    // A trampoline's further entries ("ftrace_caller+8").
+    // A trampoline's further entries ("ftrace_caller+8"), and those an
+    // allowed `call T + 8` names.
     for (const auto& [key, code] : s_.site->trampolines())
       if (code.contract.entryOffset != 0 && entryAt(key, code.contract.symbol, code.entry())) return out;
+    for (const OutcomeSpec& o : s_.allowed.alternatives) {
+      if (o.kind != OutcomeSpec::Kind::Call || o.offset == 0 || s_.site->trampolines().count(o.entry())) continue;
+      auto t = s_.site->symbols().find(o.target);
+      if (t != s_.site->symbols().end() &&
+          entryAt(o.entry(), o.target, t->second + c_.bv_val(o.offset, 64)))
+        return out;
+    }
     z3::expr elsewhere = c_.bool_val(true);
     if (!offset.is_numeral())
       for (unsigned i = 0; i <= region; ++i) elsewhere = elsewhere && pc != s_.site->wordAddress(i);
@@ -342,6 +352,14 @@ class Explorer {
     return it == s_.contracts->end() ? nullptr : &it->second;
   }
 
+  // Does `call T [+ k]` name the entry `loc`? `call T` names T itself and,
+  // when T's code is known, every entry its contract lists.
+  bool names(const OutcomeSpec& o, const Location& loc) const {
+    if (o.kind != OutcomeSpec::Kind::Call || o.target != loc.callee) return false;
+    if (o.offset) return loc.symbol == o.entry();
+    return loc.symbol == o.target || s_.site->trampolines().count(loc.symbol) > 0;
+  }
+
   // `call T` where the pass reached `loc`, an entry of T: the contract of
   // that entry, if T's code is known (modular: T's proof covers the rest).
   std::vector<Violation> callAt(const ExitContext& x, const OutcomeSpec& o, const Location& loc) const {
@@ -385,8 +403,7 @@ class Explorer {
       }
       if (loc.kind != LocKind::Symbol && o.kind == OutcomeSpec::Kind::Untraced)
         alts.push_back({o.str(), untracedViolations(x)});
-      if (loc.kind == LocKind::Symbol && o.kind == OutcomeSpec::Kind::Call && o.target == loc.callee)
-        alts.push_back({o.str(), callAt(x, o, loc)});
+      if (loc.kind == LocKind::Symbol && names(o, loc)) alts.push_back({o.str(), callAt(x, o, loc)});
       if (loc.kind == LocKind::Symbol && o.kind == OutcomeSpec::Kind::Enter && o.target == loc.symbol)
         alts.push_back({o.str(), enterViolations(x, o)});
     }
@@ -443,9 +460,8 @@ class Explorer {
     if (!s_.inlineTrampolines || inSlot || n.called) return false;
     auto it = s_.site->trampolines().find(loc.symbol);
     if (it == s_.site->trampolines().end()) return false;
-    bool named = std::any_of(s_.allowed.alternatives.begin(), s_.allowed.alternatives.end(), [&](const OutcomeSpec& o) {
-      return o.kind == OutcomeSpec::Kind::Call && o.target == loc.callee;
-    });
+    bool named = std::any_of(s_.allowed.alternatives.begin(), s_.allowed.alternatives.end(),
+                             [&](const OutcomeSpec& o) { return names(o, loc); });
     if (!named) return false;
     const TrampolineCode& code = it->second;
     z3::expr resume = s_.site->bodyStart();

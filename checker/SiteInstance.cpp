@@ -69,12 +69,21 @@ std::variant<SiteInstance, Diagnostics> SiteInstance::make(const Spec& spec, con
   }
   if (!errs.empty()) return errs;
   // Every other symbol is a different function: not inside F's site, its
-  // declared body, or the body word right after them.
+  // declared body, or the body word right after them; a `call T + k`
+  // makes T's first k + 4 bytes T's own as well.
+  std::map<std::string, uint64_t> extent;
+  auto entries = [&](const BehaviourSpec& b) {
+    for (const OutcomeSpec& o : b.alternatives) extent[o.target] = std::max(extent[o.target], o.offset + 4);
+  };
+  for (const auto& [state, b] : spec.behaviour) entries(b);
+  for (const TransitionSpec& tr : spec.transitions)
+    if (tr.allow) entries(*tr.allow);
   z3::expr f = s.symbols_.at(spec.function);
   z3::expr end = f + c.bv_val(uint64_t(4) * (s.regionWords() + 1), 64);
   for (const auto& [n, term] : s.symbols_) {
     if (n == spec.function) continue;
-    s.constraints_.push_back(z3::ult(term, f) || z3::uge(term, end));
+    uint64_t bytes = extent.count(n) ? extent[n] : 4;
+    s.constraints_.push_back(z3::ule(term + c.bv_val(bytes, 64), f) || z3::uge(term, end));
     for (const auto& [m, other] : s.symbols_)
       if (m < n && m != spec.function) s.constraints_.push_back(term != other);
   }

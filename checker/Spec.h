@@ -54,9 +54,12 @@ struct OutcomeSpec {
   enum class Kind { Untraced, Call, Enter };
   Kind kind = Kind::Untraced;
   std::string target;                   // T or G
+  uint64_t offset = 0;                  // call only: `call T + 8` enters T at T + 8
   std::vector<ConditionSpec> with;      // call only
   SourceLocation where;                 // the symbol name in the spec
   std::string str() const;
+  // The entry as trampoline contracts name it: "T" or "T+8".
+  std::string entry() const { return offset ? target + "+" + std::to_string(offset) : target; }
 };
 
 struct BehaviourSpec {

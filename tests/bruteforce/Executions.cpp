@@ -192,6 +192,11 @@ class Enumerator {
         if (n.inBody) return end(n, "", "");
         return exitAt(n, Exit{true, name});
       }
+    for (const auto& o : s_.allowed.alternatives)  // `call T + k`: T entered at T + k
+      if (o.offset && s_.placement.symbols.count(o.target) && *pc == s_.placement.symbols.at(o.target) + o.offset) {
+        if (n.inBody) return end(n, "", "");
+        return exitAt(n, Exit{true, o.target, nullptr, o.offset});
+      }
     end(n, "jump to " + hex(*pc) + ": not an allowed target");
   }
 

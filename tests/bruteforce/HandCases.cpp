@@ -15,6 +15,7 @@ std::vector<HandCase> handCases() {
     };
   };
   auto noDsi = [](Spec& s) { s.model.delaySlotInterrupts = false; };
+  auto callT = [](Spec& s) { s.behaviour["on"] = std::get<patchcheck::BehaviourSpec>(patchcheck::parseBehaviour("call T")); };
   auto noPreempt = [](Spec& s) { s.model.preemption = false; };
   auto live = [](Spec& s) {
     for (auto& t : s.transitions) t.when = When::Live;
@@ -58,6 +59,9 @@ std::vector<HandCase> handCases() {
       {"wait-enter.toml", "", nullptr, "lp->off", false},
       {"wait-enter.toml", "", nullptr, "state lp", false},
       {"boot.toml", "", nullptr, "nop->on", false},
+      {"call-offset.toml", "", nullptr, "off->on", false},
+      {"call-offset.toml", "", nullptr, "state on", false},
+      {"call-offset.toml", "behaviour call T", callT, "off->on", true},
       {"boot.toml", "", nullptr, "nop->on2", true},
       {"boot.toml", "", nullptr, "nop->on3", true},
       {"boot.toml", "when = live", live, "nop->on", true},

@@ -99,12 +99,27 @@ Judgement judge(const patchcheck::BehaviourSpec& allowed, const Exit& at, const 
   bool hasCode = std::any_of(entries.begin(), entries.end(), [&](const EntryRule& e) { return e.callee == at.symbol; });
   for (const auto& o : allowed.alternatives) {
     bool here = at.atSymbol ? (o.kind != Kind::Untraced && o.target == at.symbol) : o.kind == Kind::Untraced;
-    if (at.entry && o.kind == Kind::Enter) here = false;  // entering a function means at its symbol
+    uint64_t reached = at.entry ? uint64_t(at.entry->offset) : at.offset;
+    if (at.atSymbol && o.kind == Kind::Enter && reached != 0) here = false;  // a function is entered at its symbol
+    // `call T + k` names that entry only; `call T` names T, or any entry of T's contract.
+    if (at.atSymbol && o.kind == Kind::Call && (o.offset ? o.offset != reached : reached != 0 && !at.entry))
+      here = false;
     if (!here) continue;
     applicable = true;
     std::string why;
     if (o.kind == Kind::Call && hasCode) {
       why = at.entry ? contractBroken(*at.entry, t, entry, now, resume) : at.symbol + " is reached at no entry its contract lists";
+    } else if (o.kind == Kind::Call) {
+      // No contract: ra untouched, or ra = the resume address with the
+      // caller's ra in a register that is dead at F's entry (gcc -pg).
+      uint64_t mask = widthMask(t);
+      uint64_t ra = mips::concreteValue(now.reg(31)).value_or(~0ull);
+      bool kept = false;
+      for (unsigned r = 1; r < 31; ++r)
+        kept = kept || (!liveAtEntry(r, t.abi) && mips::concreteValue(now.reg(r)).value_or(~0ull) == (entry[31] & mask));
+      why = liveRegistersChanged(t, entry, now, {31});
+      if (why.empty() && ra != (entry[31] & mask) && !(ra == (resume & mask) && kept))
+        why = "ra clobbered: " + hex(entry[31] & mask) + " -> " + hex(ra);
     } else {
       why = liveRegistersChanged(t, entry, now);
     }

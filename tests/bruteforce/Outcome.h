@@ -24,6 +24,7 @@ struct Exit {
   bool atSymbol = false;
   std::string symbol;
   const EntryRule* entry = nullptr;
+  uint64_t offset = 0;  // reached symbol + offset (`call T + 8`)
 };
 
 struct Judgement {

@@ -161,7 +161,10 @@ std::string place(const Spec& s, const mips::Target& t, PlacementMode mode, std:
         auto a = pick(*r, w.align, attempt == 0 ? m : PlacementMode::Random, rng);
         if (!a) return "no aligned address in region " + w.region;
         bool clash = !isF && *a >= out.function && *a - out.function < siteBytes;
-        if (!isF && s.trampolines.count(w.name)) {
+        bool entered = false;  // some `call T + k` names it: keep its first bytes apart from the site
+        for (const auto& [state, b] : s.behaviour)
+          for (const auto& o : b.alternatives) entered = entered || (o.target == w.name && o.offset);
+        if (!isF && (s.trampolines.count(w.name) || entered)) {
           uint64_t gap = *a > out.function ? *a - out.function : out.function - *a;
           clash = clash || gap < 0x10000 + siteBytes;
         }

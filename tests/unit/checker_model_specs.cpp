@@ -301,3 +301,17 @@ TEST_CASE("a counterexample carries no interrupt the violation does not need", "
   REQUIRE(t.verdict == Verdict::Unsafe);
   CHECK(t.counterexample->interrupts.size() == 1);
 }
+
+TEST_CASE("call T + 8 names the entry a legacy vmlinux site jumps to", "[checker_model_specs]") {
+  Spec spec = load("call-offset.toml");
+  SpecResult r = check(spec);
+  allStatesSafe(r);
+  CHECK(verdictOf(r, "off->on") == Verdict::Safe);
+  // `call T` is T's own entry: T + 8 is somewhere else.
+  spec.behaviour["on"] = std::get<BehaviourSpec>(parseBehaviour("call T"));
+  SpecResult entry = check(spec);
+  const TransitionResult& t = transition(entry, "off->on");
+  CHECK(t.verdict == Verdict::Unsafe);
+  REQUIRE(t.counterexample);
+  CHECK(t.counterexample->rule.find("jump to T+0x8") == 0);
+}

@@ -74,3 +74,17 @@ TEST_CASE("malformed behaviours", "[spec_behaviour]") {
   CHECK(error("call T |") == "column 9: expected untraced, call SYM or enter SYM, got the end");
   CHECK(error("call T with t0 == 1 && ") == "column 24: expected a condition REG == VALUE, got the end");
 }
+
+TEST_CASE("call T + k names an entry at an offset", "[spec_behaviour]") {
+  BehaviourSpec b = parsed("call ftrace_caller + 8 with t0 == 1");
+  REQUIRE(b.alternatives.size() == 1);
+  CHECK(b.alternatives[0].target == "ftrace_caller");
+  CHECK(b.alternatives[0].offset == 8);
+  CHECK(b.alternatives[0].entry() == "ftrace_caller+8");
+  CHECK(b.str() == "call ftrace_caller + 8 with t0 == 1");
+  CHECK(parsed("call T+0x10").alternatives[0].offset == 16);
+  CHECK(parsed("call T").alternatives[0].entry() == "T");
+  CHECK(error("call T + 6") == "column 10: expected a word-aligned entry offset below 0x10000 after '+', got '6'");
+  CHECK(error("call T +") == "column 9: expected a word-aligned entry offset below 0x10000 after '+', got the end");
+  CHECK(error("enter G + 8") == "column 9: 'enter' takes the symbol itself (only 'call' names an entry at an offset)");
+}
