@@ -16,6 +16,8 @@ class Prover {
   void assume(const z3::expr&);
   // Is `query` satisfiable together with the base facts?
   Answer check(const z3::expr& query);
+  // The same question to a fresh non-incremental solver (Prover.cpp says when).
+  Answer checkOnce(const z3::expr& query);
   // The model of the last Sat answer.
   const z3::model& model() const { return *model_; }
   unsigned queries() const { return queries_; }
@@ -26,6 +28,7 @@ class Prover {
 
  private:
   z3::solver solver_;
+  unsigned timeoutMs_;
   std::optional<z3::model> model_;
   unsigned queries_ = 0;
   std::string unknownReason_;

@@ -2,6 +2,7 @@
 
 #include <set>
 
+#include "checker/Placement.h"
 #include "checker/Regions.h"
 #include "checker/SpecTarget.h"
 #include "checker/Trampolines.h"
@@ -106,33 +107,31 @@ std::variant<SiteInstance, Diagnostics> SiteInstance::make(const Spec& spec, con
   // An encoding's side condition (j/jal region, branch reach, immediate
   // range) must hold for every allowed placement; a placement that breaks
   // it is what Linux reports as a relocation overflow.
-  z3::solver placement(c);
-  for (const z3::expr& e : s.constraints_) placement.add(e);
-  auto checkConditions = [&](const std::vector<WordImage>& ws) {
+  std::vector<z3::expr> conditions;
+  std::vector<std::pair<const WordImage*, size_t>> owner;  // the word and its condition
+  auto collect = [&](const std::vector<WordImage>& ws) {
     for (const WordImage& w : ws)
       for (size_t k = 0; k < w.symbolic.conditions.size(); ++k) {
-        placement.push();
-        placement.add(!w.symbolic.conditions[k]);
-        if (placement.check() == z3::sat) {
-          z3::model m = placement.get_model();
-          std::string where;
-          for (const auto& [n, term] : s.symbols_) {
-            uint64_t v = 0;
-            m.eval(term, true).is_numeral_u64(v);
-            char buf[40];
-            snprintf(buf, sizeof buf, "0x%llx", (unsigned long long)v);
-            where += (where.empty() ? "" : ", ") + n + " = " + buf;
-          }
-          errs.push_back({w.assembled.where,
-                          "'" + w.source + "' cannot be encoded for every placement (" + t.str() +
-                              "): it needs " + w.symbolic.reasons[k] + ", which fails at " + where +
-                              " (relocation overflow)"});
-        }
-        placement.pop();
+        conditions.push_back(w.symbolic.conditions[k]);
+        owner.push_back({&w, k});
       }
   };
-  for (const auto& [n, ws] : s.states_) checkConditions(ws);
-  checkConditions(s.body_);
+  for (const auto& [n, ws] : s.states_) collect(ws);
+  collect(s.body_);
+  for (const FailedCondition& f : failingConditions(c, s.constraints_, conditions)) {
+    const auto& [w, k] = owner[f.index];
+    std::string where;
+    for (const auto& [n, term] : s.symbols_) {
+      uint64_t v = 0;
+      f.where.eval(term, true).is_numeral_u64(v);
+      char buf[40];
+      snprintf(buf, sizeof buf, "0x%llx", (unsigned long long)v);
+      where += (where.empty() ? "" : ", ") + n + " = " + buf;
+    }
+    errs.push_back({w->assembled.where, "'" + w->source + "' cannot be encoded for every placement (" + t.str() +
+                                            "): it needs " + w->symbolic.reasons[k] + ", which fails at " + where +
+                                            " (relocation overflow)"});
+  }
   if (!errs.empty()) return errs;
   // The trampolines, and where their code may lie (apart from the site).
   auto codes = loadTrampolines(spec, s);

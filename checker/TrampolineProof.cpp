@@ -51,7 +51,7 @@ class Proof {
     for (const TrampolineOutcome& o : outcomes) {
       if (o.violations.empty()) continue;
       z3::expr path = all(c_, o.path);
-      Answer a = prover_.check(path && any(c_, o.violations));
+      Answer a = prover_.checkOnce(path && any(c_, o.violations));
       // One hard disjunction can time out where each rule alone is easy:
       // then ask rule by rule.
       for (size_t i = 0; a == Answer::Unknown && i < o.violations.size(); ++i) {

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "checker/ContractFile.h"
+#include "checker/Placement.h"
 #include "checker/Regions.h"
 #include "checker/TrampolineProof.h"
 #include "encoder/Assembler.h"
@@ -208,21 +209,22 @@ class Loader {
     codeWords_ = a.words.size();
     addCodeConstraints();
     auto sym = [this](const std::string& n) { return *term(n); };
-    z3::solver placement(c_);
-    for (const z3::expr& e : site_.constraints()) placement.add(e);
-    for (const z3::expr& e : constraints_) placement.add(e);
+    std::vector<z3::expr> placement = site_.constraints(), conditions;
+    placement.insert(placement.end(), constraints_.begin(), constraints_.end());
+    std::vector<std::pair<const mips::AssembledWord*, std::string>> owner;  // the word and why
     for (const mips::AssembledWord& w : a.words) {
       mips::SymbolicWord sw = mips::symbolicWord(w, t_, c_, sym);
       for (size_t k = 0; k < sw.conditions.size(); ++k) {
-        placement.push();
-        placement.add(!sw.conditions[k]);
-        if (placement.check() == z3::sat)
-          errors_.push_back({w.where, "'" + w.source + "' cannot be encoded for every placement (" + t_.str() +
-                                          "): it needs " + sw.reasons[k] + " (relocation overflow)"});
-        placement.pop();
+        conditions.push_back(sw.conditions[k]);
+        owner.push_back({&w, sw.reasons[k]});
       }
       out.push_back(TrampolineWord{mips::Fetched{mips::decode(sw.knownBits, t_.isa), sw.knownBits, sw.word},
                                    w.source, w.where});
+    }
+    for (const FailedCondition& f : failingConditions(c_, placement, conditions)) {
+      const auto& [w, why] = owner[f.index];
+      errors_.push_back({w->where, "'" + w->source + "' cannot be encoded for every placement (" + t_.str() +
+                                       "): it needs " + why + " (relocation overflow)"});
     }
     return out;
   }
