@@ -388,7 +388,7 @@ class Explorer {
     Alternatives alts;
     for (const OutcomeSpec& o : s_.allowed.alternatives) {
       if (called) {
-        if (loc.kind != LocKind::Symbol && o.kind == OutcomeSpec::Kind::Call && o.target == called->callee) {
+        if (loc.kind != LocKind::Symbol && names(o, Location{LocKind::Symbol, 0, called->entry, called->callee})) {
           // Memory is checked where the modular proof checks it: up to T's
           // entry here, and each of T's stores by the trampoline run.
           ExitContext atCall{x.entry, called->atEntry, x.abi, x.resumeAddress, x.nameAddress};
