@@ -202,26 +202,25 @@ nlohmann::json toJson(const RunResults& rr) {
   return {{"results", j}, {"exit_code", exitCodeOf(rr)}};
 }
 
+bool coveredByTransitions(const SpecResult& r, const std::string& state) {
+  for (const TransitionResult& t : r.transitions) {
+    size_t arrow = t.transition.find("->");
+    if (t.transition.substr(0, arrow) == state || t.transition.substr(arrow + 2) == state) return true;
+  }
+  return false;
+}
+
 int exitCodeOf(const RunResults& rr) {
   bool unsafe = false, unknown = false;
   for (const SpecResult& r : rr.specs) {
-    // A broken state is also broken in every transition from or to it, where
-    // the transition's expectation decides; alone it counts only when no
-    // checked transition covers it.
-    auto covered = [&r](const std::string& state) {
-      for (const TransitionResult& t : r.transitions) {
-        size_t arrow = t.transition.find("->");
-        if (t.transition.substr(0, arrow) == state || t.transition.substr(arrow + 2) == state) return true;
-      }
-      return false;
-    };
+
     // A trampoline that breaks its contract breaks every call to it.
     for (const TrampolineResult& k : r.trampolines) {
       unsafe = unsafe || k.verdict == Verdict::Unsafe;
       unknown = unknown || k.verdict == Verdict::Unknown;
     }
     for (const StateResult& s : r.states) {
-      if (covered(s.state)) continue;
+      if (coveredByTransitions(r, s.state)) continue;
       unsafe = unsafe || s.verdict == Verdict::Unsafe;
       unknown = unknown || s.verdict == Verdict::Unknown;
     }

@@ -31,4 +31,9 @@ nlohmann::json toJson(const RunResults&);
 // broken state counts on its own only when no checked transition covers it.
 int exitCodeOf(const RunResults&);
 
+// A broken state is also broken in every transition from or to it, where
+// the transition's expectation decides; alone it counts (exit code, gate
+// failures) only when no checked transition covers it.
+bool coveredByTransitions(const SpecResult&, const std::string& state);
+
 }  // namespace patchcheck

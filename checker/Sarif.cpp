@@ -56,7 +56,9 @@ json toSarif(const RunResults& rr, const std::vector<const Spec*>& specs) {
       if (s.verdict == Verdict::Safe) continue;
       const StateSpec* st = i < specs.size() && specs[i] ? specs[i]->state(s.state) : nullptr;
       std::string rule = s.verdict == Verdict::Unknown ? "undecided" : "state-behaviour";
-      results.push_back(result(rule, s.verdict == Verdict::Unknown ? "warning" : "error",
+      // Covered by its transitions: their expectations decide, this is context.
+      std::string level = coveredByTransitions(r, s.state) ? "note" : s.verdict == Verdict::Unknown ? "warning" : "error";
+      results.push_back(result(rule, level,
                                "state " + s.state + " [" + target + "]: " + std::string(name(s.verdict)) +
                                    why(s.counterexample),
                                r.specPath, st ? st->where.line : 1));
