@@ -244,7 +244,7 @@ std::variant<ContractFile, Diagnostics> parseContractFile(std::string_view text,
 
 std::variant<ContractFile, Diagnostics> loadContractFile(const std::string& path) {
   std::ifstream in(path);
-  if (!in) return Diagnostics{{{path, 0, 0}, "cannot read the contract file"}};
+  if (!in) return Diagnostics{{{path, 1, 1}, "cannot read the contract file"}};
   std::stringstream ss;
   ss << in.rdbuf();
   return parseContractFile(ss.str(), path);

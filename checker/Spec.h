@@ -121,6 +121,7 @@ struct Spec {
   std::vector<SymbolSpec> symbols;
   std::vector<RegionSpec> regions;    // spec-given; ISA defaults fill the rest
   std::map<std::string, std::string> trampolines;  // symbol -> path under trampolines/
+  std::map<std::string, SourceLocation> trampolineWhere;  // symbol -> its [trampolines] value
 
   std::vector<StateSpec> states;      // in file order
   std::map<std::string, BehaviourSpec> behaviour;

@@ -465,7 +465,7 @@ class SpecLoader {
                            suggest(name, symbolNames()));
       auto file = string(value, "trampoline '" + name + "'");
       if (file && file->empty()) error(at(value), "trampoline '" + name + "' needs a file under trampolines/");
-      else if (file) spec_.trampolines[name] = *file;
+      else if (file) spec_.trampolines[name] = *file, spec_.trampolineWhere[name] = at(value);
     }
   }
 

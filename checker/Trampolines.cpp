@@ -175,7 +175,7 @@ class Loader {
     std::vector<TrampolineWord> out;
     auto text = readFile(files_.assembly);
     if (!text) {
-      errors_.push_back({{files_.assembly, 0, 0}, "cannot read the trampoline"});
+      errors_.push_back({{files_.assembly, 1, 1}, "cannot read the trampoline"});
       return out;
     }
     mips::AssemblyOptions o;
@@ -285,10 +285,15 @@ std::variant<TrampolineSet, Diagnostics> loadTrampolines(const Spec& spec, const
   Diagnostics errs;
   for (const auto& [symbol, path] : spec.trampolines) {
     auto files = resolveTrampoline(path, site.target());
-    const SymbolSpec* sym = spec.symbol(symbol);
-    SourceLocation where = sym ? sym->where : SourceLocation{spec.path, 0, 0};
+    auto named = spec.trampolineWhere.find(symbol);
+    SourceLocation where = named != spec.trampolineWhere.end() ? named->second : SourceLocation{spec.path, 1, 1};
     if (!files) {
       errs.push_back({where, "trampoline '" + symbol + "': no file trampolines/" + path + " (nor a _32/_64 variant)"});
+      continue;
+    }
+    if (!std::filesystem::exists(files->contract)) {
+      errs.push_back({where, "trampoline '" + symbol + "': no contract file " + files->contract +
+                                 " beside its assembly (docs/trampolines.md)"});
       continue;
     }
     auto codes = loadTrampoline(*files, symbol, site);

@@ -142,3 +142,26 @@ TEST_CASE("a trampoline for another width is an input error", "[trampoline_proof
   REQUIRE(std::holds_alternative<Diagnostics>(codes));
   CHECK_THAT(std::get<Diagnostics>(codes).front().message, Contains("not written for mips64r2/n64/big"));
 }
+
+TEST_CASE("a missing trampoline or contract file is an input error at its [trampolines] entry", "[trampoline_proof]") {
+  auto spec = [](const std::string& file) {
+    auto s = parseSpec("schema = 1\n[site]\nwords = 1\n[symbols]\nT = { in = \"kernel-text\" }\n"
+                       "[trampolines]\nT = \"" + file + "\"\n[states]\na = [\"nop\"]\n[behaviour]\na = \"untraced\"\n",
+                       "t.toml");
+    REQUIRE(std::holds_alternative<Spec>(s));
+    return std::get<Spec>(s);
+  };
+  z3::context c;
+  Spec missing = spec("mips/no_such_trampoline.S");
+  auto a = SiteInstance::make(missing, missing.target, c);
+  REQUIRE(std::holds_alternative<Diagnostics>(a));
+  CHECK(std::get<Diagnostics>(a).front().where.line == 7);
+  CHECK(std::get<Diagnostics>(a).front().where.column == 5);
+  CHECK_THAT(std::get<Diagnostics>(a).front().message, Contains("no file trampolines/mips/no_such_trampoline.S"));
+  // An assembly file without its contract beside it.
+  Spec noContract = spec(kData + "/trampolines/wrong_ip.S");
+  auto b = SiteInstance::make(noContract, noContract.target, c);
+  REQUIRE(std::holds_alternative<Diagnostics>(b));
+  CHECK(std::get<Diagnostics>(b).front().where.line == 7);
+  CHECK_THAT(std::get<Diagnostics>(b).front().message, Contains("no contract file"));
+}
