@@ -12,14 +12,14 @@ std::string hex(uint64_t v) {
   return buf;
 }
 
-namespace {
-
 uint64_t valueIn(const z3::model& m, const z3::expr& e) {
   z3::expr v = m.eval(e, true);
   uint64_t out = 0;
   if (v.is_numeral()) v.is_numeral_u64(out);
   return out;
 }
+
+namespace {
 
 z3::expr orAll(z3::context& c, const std::vector<Violation>& vs) {
   z3::expr_vector v(c);

@@ -52,5 +52,7 @@ Violation noneHolds(const std::vector<std::pair<std::string, std::vector<Violati
                     z3::context&);
 
 std::string hex(uint64_t);
+// A bit-vector's value in a model (completed where the model says nothing).
+uint64_t valueIn(const z3::model&, const z3::expr&);
 
 }  // namespace patchcheck

@@ -9,13 +9,6 @@
 namespace patchcheck {
 namespace {
 
-uint64_t valueIn(const z3::model& m, const z3::expr& e) {
-  z3::expr v = m.eval(e, true);
-  uint64_t out = 0;
-  if (v.is_numeral()) v.is_numeral_u64(out);
-  return out;
-}
-
 z3::expr all(z3::context& c, const std::vector<z3::expr>& v) {
   z3::expr_vector x(c);
   for (const z3::expr& e : v) x.push_back(e);

@@ -11,13 +11,6 @@ namespace {
 // Far more than any trampoline runs: a loop that never leaves is a fault.
 constexpr unsigned kMaxSteps = 1024;
 
-uint64_t valueIn(const z3::model& m, const z3::expr& e) {
-  z3::expr v = m.eval(e, true);
-  uint64_t out = 0;
-  if (v.is_numeral()) v.is_numeral_u64(out);
-  return out;
-}
-
 struct Work {
   mips::Cpu cpu;
   TrampolineOutcome out;
