@@ -1,8 +1,8 @@
 // The two ways a site check treats a trampoline (docs/trampolines.md) must
 // agree: with the trampoline's proven contract (modular, the default) and
 // with its code run inside every pass (--inline-trampolines). Every shipped
-// spec that names a trampoline, on every matrix target: the same verdict
-// for every state and every transition.
+// spec that names a trampoline, on every ISA/ABI of its matrix: the same
+// verdict for every state and every transition.
 #include <catch2/catch.hpp>
 
 #include <filesystem>
@@ -32,7 +32,11 @@ TEST_CASE("modular and inline trampolines give the same verdicts on every shippe
     const Spec& spec = std::get<Spec>(loaded);
     if (spec.trampolines.empty()) continue;
     ++specs;
-    std::vector<mips::Target> targets = targetsOf(spec, true);
+    // Every ISA/ABI of the matrix; one byte order (both run the same
+    // semantics, and the inline runs are what make this test long).
+    std::vector<mips::Target> targets;
+    for (const mips::Target& t : targetsOf(spec, true))
+      if (t.endian == mips::Endian::Big) targets.push_back(t);
     std::vector<SpecResult> modular = run(spec, targets, false), inlined = run(spec, targets, true);
     REQUIRE(modular.size() == inlined.size());
     for (size_t i = 0; i < targets.size(); ++i) {
