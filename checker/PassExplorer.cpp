@@ -256,7 +256,10 @@ class Explorer {
     z3::expr f = s_.site->symbol(fn);
     unsigned region = s_.site->regionWords();
     z3::expr_vector known(c_);
-    z3::expr offset = (pc - f).simplify();
+    // 32-bit ISAs hold every address sign-extended (pc and, by the site's
+    // constraints, F): the low 32 bits decide, and they simplify where the
+    // 64-bit difference of two sign extensions does not.
+    z3::expr offset = (t_.is64() ? pc - f : z3::sext(pc.extract(31, 0) - f.extract(31, 0), 32)).simplify();
     if (offset.is_numeral()) {
       uint64_t off = u64(offset);
       if (off % 4 == 0 && off / 4 <= region) {

@@ -66,6 +66,8 @@ std::variant<SiteInstance, Diagnostics> SiteInstance::make(const Spec& spec, con
       uint64_t align = sym ? sym->align : 4;
       if (align > 1) s.constraints_.push_back((term & c.bv_val(align - 1, 64)) == 0);
     }
+    // A 32-bit ISA's addresses are sign-extended 32-bit values.
+    if (!t.is64()) s.constraints_.push_back(z3::sext(term.extract(31, 0), 32) == term);
     s.symbols_.emplace(n, term);
   }
   if (!errs.empty()) return errs;
