@@ -76,7 +76,7 @@ std::variant<std::vector<SpecResult>, Diagnostics> checkTargets(const Spec& spec
   if (opt.transition) {
     bool found = false;
     for (const TransitionSpec& tr : spec.transitions) found = found || tr.name() == *opt.transition;
-    if (!found) return Diagnostics{{{spec.path, 0, 0}, "no transition '" + *opt.transition + "' in this spec"}};
+    if (!found) return Diagnostics{{{"<command line>", 0, 0}, "--transition: no transition '" + *opt.transition + "' in " + spec.path}};
   }
   // First the trampolines' own proofs, one job per target: the site checks
   // use their contracts.

@@ -272,7 +272,7 @@ std::variant<SpecResult, Diagnostics> checkSpec(const Spec& spec, const mips::Ta
   bool wanted = !opt.transition;
   for (const TransitionSpec& tr : spec.transitions)
     if (opt.transition && tr.name() == *opt.transition) wanted = true;
-  if (!wanted) return Diagnostics{{{spec.path, 0, 0}, "no transition '" + *opt.transition + "' in this spec"}};
+  if (!wanted) return Diagnostics{{{"<command line>", 0, 0}, "--transition: no transition '" + *opt.transition + "' in " + spec.path}};
   for (const StateSpec& st : spec.states) r.states.push_back(checker.checkState(st));
   if (opt.statesOnly) return r;
   for (const TransitionSpec& tr : spec.transitions) {

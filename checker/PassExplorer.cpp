@@ -657,22 +657,18 @@ class Explorer {
   // values of the model, and checks that it reaches the same places and
   // breaks the same rule.
   void replay(const Node& n, const z3::model& m, const Hazard* broken, Counterexample& cx) {
-    mips::MachineState st(c_, t_);
-    for (unsigned r = 1; r < 32; ++r) st.gpr[r] = m.eval(entry_.reg(r), true);
-    st.hi = m.eval(entry_.hi, true);
-    st.lo = m.eval(entry_.lo, true);
-    st.memory = m.eval(entry_.memory, true);
-    st.llbit = m.eval(entry_.llbit, true);
-    st.concrete = true;
-    mips::MachineState concreteEntry = st;
-    mips::Cpu cpu(st, m.eval(s_.site->symbol(s_.site->spec().function), true));
+    mips::MachineState concreteEntry = entry_.evaluatedIn(m);
+    mips::Cpu cpu(concreteEntry, m.eval(s_.site->symbol(s_.site->spec().function), true));
     std::optional<Called> called;
     size_t upto = broken ? broken->events : n.events.size();
     for (size_t k = 0; k < upto; ++k) {
       const Event& e = n.events[k];
       if (e.kind == Event::Kind::Call) {
         called = Called{e.versionName, s_.site->trampolines().at(e.versionName).contract.symbol, cpu.state};
-        auto run = replayTrampoline(s_.site->trampolines().at(e.versionName), cpu, concreteEntry, m);
+        const TrampolineCode& code = s_.site->trampolines().at(e.versionName);
+        z3::expr resume = s_.site->bodyStart();
+        CallerView view{&concreteEntry, resume, resume + c_.bv_val(uint64_t(code.ipOffset), 64)};
+        auto run = replayTrampoline(code, cpu, view, m);
         if (!run) {
           cx.replayNote = "replay: the concrete run of " + e.versionName + " takes another path";
           return;
@@ -740,29 +736,6 @@ class Explorer {
     // concrete pc sequence matched, which is what they are about.
     cx.replayed = true;
     cx.replayNote = "replayed concretely: same instructions at the same addresses";
-  }
-
-  // The trampoline's words run again on the model's values: the one path
-  // the model takes, or nothing when no path matches it.
-  std::optional<TrampolineOutcome> replayTrampoline(const TrampolineCode& code, const mips::Cpu& cpu,
-                                                    const mips::MachineState& caller, const z3::model& m) {
-    TrampolineCode concrete = code;
-    concrete.base = m.eval(code.base, true);
-    for (auto& [name, term] : concrete.symbols) term = m.eval(term, true);
-    for (TrampolineWord& w : concrete.words) w.fetched.word = m.eval(w.fetched.word, true);
-    z3::expr resume = m.eval(s_.site->bodyStart(), true);
-    CallerView view{&caller, resume, m.eval(resume + c_.bv_val(uint64_t(code.ipOffset), 64), true)};
-    auto holds = [this, &m](const std::vector<z3::expr>& path) {
-      for (const z3::expr& e : path)
-        if (!m.eval(e, true).is_true()) return false;
-      return true;
-    };
-    Feasibility decided = [&](const std::vector<z3::expr>& path, const z3::expr& cond) {
-      return holds(path) && m.eval(cond, true).is_true() ? Answer::Sat : Answer::Unsat;
-    };
-    for (TrampolineOutcome& o : runTrampoline(concrete, cpu, view, decided))
-      if (holds(o.path)) return o;
-    return std::nullopt;
   }
 };
 

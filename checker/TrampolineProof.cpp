@@ -151,34 +151,18 @@ class Proof {
   // Runs the trampoline again on the model's concrete values: one path,
   // which must break a rule of the contract again.
   void replay(const z3::model& m, Counterexample& cx) {
-    auto concrete = [&](const mips::MachineState& s) {
-      mips::MachineState out = s;
-      for (unsigned r = 1; r < 32; ++r) out.gpr[r] = m.eval(s.reg(r), true);
-      out.hi = m.eval(s.hi, true);
-      out.lo = m.eval(s.lo, true);
-      out.memory = m.eval(s.memory, true);
-      out.llbit = m.eval(s.llbit, true);
-      out.concrete = true;
-      return out;
-    };
-    mips::MachineState caller = concrete(caller_), entry = concrete(atEntry_);
-    TrampolineCode code = code_;
-    code.base = m.eval(code_.base, true);
-    for (auto& [name, term] : code.symbols) term = m.eval(term, true);
-    for (TrampolineWord& w : code.words) w.fetched.word = m.eval(w.fetched.word, true);
-    CallerView view{&caller, m.eval(resume_, true), m.eval(ip_, true)};
-    Feasibility decided = [&m, this](const std::vector<z3::expr>& path, const z3::expr& cond) {
-      return m.eval(all(c_, path) && cond, true).is_true() ? Answer::Sat : Answer::Unsat;
-    };
-    auto outcomes = runTrampoline(code, mips::Cpu(entry, m.eval(code_.entry(), true)), view, decided);
-    for (const TrampolineOutcome& o : outcomes)
-      for (const Violation& v : o.violations)
+    mips::MachineState caller = caller_.evaluatedIn(m);
+    CallerView view{&caller, resume_, ip_};
+    auto o = replayTrampoline(code_, mips::Cpu(atEntry_.evaluatedIn(m), code_.entry()), view, m);
+    if (o)
+      for (const Violation& v : o->violations)
         if (m.eval(v.when, true).is_true()) {
           cx.replayed = true;
           cx.replayNote = "replayed concretely: the trampoline run on these values breaks: " + v.explain(m);
           return;
         }
-    cx.replayNote = "replay: the concrete run of the trampoline keeps its contract";
+    cx.replayNote = o ? "replay: the concrete run of the trampoline keeps its contract"
+                      : "replay: the concrete run of the trampoline takes another path";
   }
 };
 

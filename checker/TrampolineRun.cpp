@@ -355,6 +355,28 @@ std::vector<TrampolineOutcome> runTrampoline(const TrampolineCode& code, const m
   return Runner(code, view, feasible, atEntry).run();
 }
 
+std::optional<TrampolineOutcome> replayTrampoline(const TrampolineCode& code, const mips::Cpu& atEntry,
+                                                  const CallerView& view, const z3::model& m) {
+  TrampolineCode concrete = code;
+  concrete.base = m.eval(code.base, true);
+  for (auto& [name, term] : concrete.symbols) term = m.eval(term, true);
+  for (TrampolineWord& w : concrete.words) w.fetched.word = m.eval(w.fetched.word, true);
+  CallerView concreteView{view.caller, m.eval(view.resume, true), m.eval(view.ip, true)};
+  mips::Cpu cpu = atEntry;
+  cpu.pc = m.eval(atEntry.pc, true);
+  auto holds = [&m](const std::vector<z3::expr>& path) {
+    for (const z3::expr& e : path)
+      if (!m.eval(e, true).is_true()) return false;
+    return true;
+  };
+  Feasibility decided = [&](const std::vector<z3::expr>& path, const z3::expr& cond) {
+    return holds(path) && m.eval(cond, true).is_true() ? Answer::Sat : Answer::Unsat;
+  };
+  for (TrampolineOutcome& o : runTrampoline(concrete, cpu, concreteView, decided))
+    if (holds(o.path)) return o;
+  return std::nullopt;
+}
+
 std::vector<z3::expr> trampolineEntryFacts(const mips::MachineState& caller) {
   z3::context& c = caller.ctx;
   z3::expr sp = caller.reg(mips::reg::sp);

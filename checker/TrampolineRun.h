@@ -72,6 +72,11 @@ using Feasibility = std::function<Answer(const std::vector<z3::expr>& path, cons
 std::vector<TrampolineOutcome> runTrampoline(const TrampolineCode&, const mips::Cpu& atEntry,
                                              const CallerView&, const Feasibility&);
 
+// The same run on a model's values (the code, its symbols, the view): the
+// path the model takes, or nothing when no path matches it.
+std::optional<TrampolineOutcome> replayTrampoline(const TrampolineCode&, const mips::Cpu& atEntry,
+                                                  const CallerView&, const z3::model&);
+
 // Facts about the caller's state a trampoline relies on beyond the ABI's
 // entry facts: the kernel stack lies above the lowest 64 KB, so a frame
 // below sp never wraps around the address space.

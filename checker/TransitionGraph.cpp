@@ -67,7 +67,7 @@ std::variant<TransitionPicture, Diagnostics> transitionPicture(const SiteInstanc
   const TransitionSpec* t = nullptr;
   for (const TransitionSpec& x : spec.transitions)
     if (x.name() == name) t = &x;
-  if (!t) return Diagnostics{{{spec.path, 0, 0}, "no transition '" + name + "' in this spec"}};
+  if (!t) return Diagnostics{{{"<command line>", 0, 0}, "--transition: no transition '" + name + "' in " + spec.path}};
   TransitionPicture pic;
   pic.title = spec.name + " " + name + " [" + site.target().str() + "]: " + [&] {
     std::string s;

@@ -133,4 +133,15 @@ z3::expr MachineState::fresh(const std::string& what, unsigned bits) {
   return bits == 0 ? ctx.bool_const(n.c_str()) : ctx.bv_const(n.c_str(), bits);
 }
 
+MachineState MachineState::evaluatedIn(const z3::model& m) const {
+  MachineState out = *this;
+  for (unsigned r = 1; r < 32; ++r) out.gpr[r] = m.eval(gpr[r], true);
+  out.hi = m.eval(hi, true);
+  out.lo = m.eval(lo, true);
+  out.memory = m.eval(memory, true);
+  out.llbit = m.eval(llbit, true);
+  out.concrete = true;
+  return out;
+}
+
 }  // namespace patchcheck::mips

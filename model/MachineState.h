@@ -32,6 +32,8 @@ struct MachineState {
   // Every GPR (but $0), HI, LO and memory a fresh constant named
   // prefix + register name ("in.a0"), so a proof covers every entry state.
   static MachineState symbolic(z3::context&, const Target&, const std::string& prefix);
+  // This state's values in a model, in concrete mode (to replay a counterexample).
+  MachineState evaluatedIn(const z3::model&) const;
 
   z3::context& ctx;
   Target target;

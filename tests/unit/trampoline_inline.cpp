@@ -8,8 +8,10 @@
 #include <filesystem>
 
 #include "checker/CheckRun.h"
+#include "tests/unit/output_support.h"
 
 using namespace patchcheck;
+using namespace patchcheck::test;
 
 namespace {
 
@@ -60,4 +62,39 @@ TEST_CASE("modular and inline trampolines give the same verdicts on every shippe
   }
   CHECK(specs >= 4);  // the four legacy _mcount specs
   CHECK(compared > 0);
+}
+
+TEST_CASE("an inline run through a buggy trampoline is refuted with the trampoline in the replayed trace",
+          "[trampoline_inline]") {
+  // patchable-entry.toml with ftrace_regs_caller replaced by one that passes
+  // ip = F + 4 (tests/data/trampolines/wrong_ip.S and its contract).
+  TempDir dir;
+  std::string data = std::string(PATCHCHECK_TEST_DATA) + "/trampolines/";
+  writeFile(dir.file("tramp.S"), readFile(data + "wrong_ip.S"));
+  writeFile(dir.file("tramp.toml"), readFile(data + "contract_64.toml"));
+  std::string text = readFile(std::string(PATCHCHECK_SOURCE_DIR) + "/specs/mips/patchable-entry.toml");
+  std::string from = "\"mips/ftrace_regs_caller.S\"";
+  REQUIRE(text.find(from) != std::string::npos);
+  text.replace(text.find(from), from.size(), "\"" + dir.file("tramp.S") + "\"");
+  auto loaded = parseSpec(text, dir.file("spec.toml"));
+  REQUIRE(std::holds_alternative<Spec>(loaded));
+  const Spec& spec = std::get<Spec>(loaded);
+  CheckOptions opt;
+  opt.inlineTrampolines = true;
+  opt.transition = "disabled->regs";
+  auto r = checkTargets(spec, {spec.target}, opt, RunControl{1, nullptr});
+  REQUIRE(std::holds_alternative<std::vector<SpecResult>>(r));
+  const SpecResult& res = std::get<std::vector<SpecResult>>(r).front();
+  REQUIRE(res.trampolines.size() == 1);
+  CHECK(res.trampolines[0].verdict == Verdict::Unsafe);  // its own proof refutes it too
+  REQUIRE(res.transitions.size() == 1);
+  const TransitionResult& t = res.transitions[0];
+  CHECK(t.verdict == Verdict::Unsafe);
+  REQUIRE(t.counterexample);
+  INFO(t.counterexample->rule << " / " << t.counterexample->replayNote);
+  CHECK(t.counterexample->rule.find("ip argument (a0)") != std::string::npos);
+  CHECK(t.counterexample->replayed);
+  bool throughTrampoline = false;
+  for (const TraceStep& s : t.counterexample->trace) throughTrampoline = throughTrampoline || s.origin.rfind("ftrace_regs_caller", 0) == 0;
+  CHECK(throughTrampoline);
 }
