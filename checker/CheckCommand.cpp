@@ -17,6 +17,7 @@ struct CheckArgs {
   std::string transition;
   bool matrix = false, json = false, verbose = false, summary = false, inlineTrampolines = false;
   unsigned timeoutMs = 20000;
+  Budget budget;
   unsigned jobs = defaultJobs();
   TargetOptions target;
 };
@@ -33,6 +34,7 @@ int runCheck(const CheckArgs& a) {
     const Spec& spec = std::get<Spec>(loaded);
     CheckOptions opt;
     opt.timeoutMs = a.timeoutMs;
+    opt.budget = a.budget;
     opt.inlineTrampolines = a.inlineTrampolines;
     if (!a.transition.empty()) opt.transition = a.transition;
     std::vector<mips::Target> targets = targetsOf(spec, a.matrix);
@@ -62,7 +64,13 @@ int runCheck(const CheckArgs& a) {
   }
   if (a.json) std::cout << toJson(rr).dump(2) << "\n";
   else if (a.summary) printSummaryTable(std::cout, rr);
-  return exitCodeOf(rr);
+  int code = exitCodeOf(rr);
+  if (!a.json && code != 0) {
+    std::vector<std::string> ps = problems(rr);
+    std::cout << (code == 1 ? "FAIL: " : "UNDECIDED: ") << ps.size() << " item(s) not as expected:\n";
+    for (const std::string& p : ps) std::cout << "  " << p << "\n";
+  }
+  return code;
 }
 
 }  // namespace
@@ -79,6 +87,9 @@ void addCheckCommand(CLI::App& app, int& exitCode) {
   cmd->add_flag("--inline-trampolines", args->inlineTrampolines,
                 "run each trampoline's code inside every pass instead of using its proven contract");
   cmd->add_option("--timeout", args->timeoutMs, "solver timeout per query in ms (UNKNOWN past it)");
+  cmd->add_option("--max-executions", args->budget.maxExecutions,
+                  "executions one exploration may take before it answers UNKNOWN");
+  cmd->add_option("--max-memory", args->budget.maxMemoryMiB, "resident memory (MiB) past which an exploration answers UNKNOWN");
   cmd->add_option("-j,--jobs", args->jobs, "transitions and matrix entries checked in parallel (default: cores)");
   args->target.addTo(*cmd);
   cmd->callback([args, &exitCode] { exitCode = runCheck(*args); });

@@ -36,6 +36,48 @@ ContractProofs proveContracts(const Spec& spec, const mips::Target& t, unsigned 
   return out;
 }
 
+JobResult runJob(const Spec& spec, const mips::Target& t, const Job& job, const CheckOptions& opt);
+
+// A job that runs out of memory (or trips over a solver error) answers
+// UNKNOWN for what it was to check, with the reason; it never takes the
+// run down.
+JobResult guardedJob(const Spec& spec, const mips::Target& t, const Job& job, const CheckOptions& opt) {
+  std::string why;
+  try {
+    return runJob(spec, t, job, opt);
+  } catch (const std::bad_alloc&) {
+    why = "out of memory (lower --max-memory to stop earlier)";
+  } catch (const z3::exception& e) {
+    why = std::string("solver error: ") + e.msg();
+  }
+  JobResult out;
+  if (!job.transition) {
+    for (const StateSpec& st : spec.states) {
+      StateResult r;
+      r.state = st.name;
+      if (auto e = spec.stateExpect.find(st.name); e != spec.stateExpect.end()) r.expect = e->second;
+      r.target = t;
+      r.verdict = Verdict::Unknown;
+      r.declared = spec.behaviour.at(st.name).str();
+      r.unknownReason = why;
+      out.states.push_back(r);
+    }
+    return out;
+  }
+  const TransitionSpec& tr = spec.transitions[*job.transition];
+  TransitionResult r;
+  r.spec = spec.name;
+  r.specPath = spec.path;
+  r.transition = tr.name();
+  r.where = tr.where;
+  r.target = t;
+  r.expect = tr.expect;
+  r.verdict = Verdict::Unknown;
+  r.unknownReason = why;
+  out.transition = r;
+  return out;
+}
+
 JobResult runJob(const Spec& spec, const mips::Target& t, const Job& job, const CheckOptions& opt) {
   JobResult out;
   z3::context ctx;  // this job is its own checker run
@@ -106,7 +148,7 @@ std::variant<std::vector<SpecResult>, Diagnostics> checkTargets(const Spec& spec
   if (rc.progress) rc.progress->addWork(jobs.size());
   std::vector<JobResult> results(jobs.size());
   runJobs(rc.jobs, jobs.size(), [&](size_t i) {
-    results[i] = runJob(spec, targets[jobs[i].target], jobs[i], options[jobs[i].target]);
+    results[i] = guardedJob(spec, targets[jobs[i].target], jobs[i], options[jobs[i].target]);
     if (rc.progress) {
       std::string item = spec.name + " " + targets[jobs[i].target].str();
       if (jobs[i].transition) item += " " + spec.transitions[*jobs[i].transition].name();

@@ -76,6 +76,7 @@ class SpecChecker {
   StateResult checkState(const StateSpec& st) {
     StateResult r;
     r.state = st.name;
+    if (auto e = spec_.stateExpect.find(st.name); e != spec_.stateExpect.end()) r.expect = e->second;
     r.target = site_.target();
     const BehaviourSpec& declared = spec_.behaviour.at(st.name);
     r.declared = declared.str();
@@ -90,6 +91,7 @@ class SpecChecker {
     r.counts.intermediateStates = 1;
     r.verdict = out.verdict;
     r.counterexample = out.counterexample;
+    r.unknownReason = out.unknownReason;
     r.notes = callNotes(declared, opt_);
     if (r.verdict == Verdict::Safe)
       for (const OutcomeSpec& o : declared.alternatives)
@@ -171,17 +173,30 @@ class SpecChecker {
       r.counts.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       return r;
     }
-    FetchModel fm(tl, spec_.model, t.when, cacheLines());
-    PassSetup ps = setup(tl, fm, allowed);
-    ps.versions = versions;
-    ps.versionNames = names;
-    PassOutcome out = explorePasses(ps, prover_);
     unsigned states = r.counts.intermediateStates;
-    r.counts = out.counts;
+    r.counts = Counts{};
     r.counts.intermediateStates = states;
-    r.verdict = out.verdict;
-    r.counterexample = out.counterexample;
-    r.unknownReason = out.unknownReason;
+    for (const LineSplit& split : lineSplits()) {
+      FetchModel fm(tl, spec_.model, t.when, split.lines);
+      PassSetup ps = setup(tl, fm, allowed);
+      ps.versions = versions;
+      ps.versionNames = names;
+      if (!split.when.is_true()) ps.assumptions.push_back(split.when);
+      PassOutcome out = explorePasses(ps, prover_);
+      r.counts.executions += out.counts.executions;
+      r.counts.paths += out.counts.paths;
+      r.counts.queries += out.counts.queries;
+      if (out.verdict == Verdict::Unsafe) {
+        r.verdict = Verdict::Unsafe;
+        r.counterexample = out.counterexample;
+        break;
+      }
+      if (out.verdict == Verdict::Unknown) {
+        r.verdict = Verdict::Unknown;
+        r.unknownReason = out.unknownReason;
+      }
+    }
+    if (r.verdict == Verdict::Safe) witnessStates(tl, versions, allowed, r);
     r.counts.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return r;
   }
@@ -195,19 +210,39 @@ class SpecChecker {
 
   unsigned regionWords() const { return site_.regionWords(); }
 
-  // Which words share an I-cache line: known when F's address or alignment
-  // fixes the line boundaries; otherwise each word is its own line (the
-  // stale model then allows the most).
-  std::vector<unsigned> cacheLines() const {
+  // Which words share an I-cache line (stale only), each way with the
+  // condition on F's placement that makes it so: one way when F's address
+  // or alignment fixes the line boundaries, else one per distinct split of
+  // the site over lines as F mod line_bytes varies. Each way is explored
+  // under its condition, so a counterexample's placement and schedule
+  // agree, and a site that always fits one line is not split.
+  struct LineSplit {
     std::vector<unsigned> lines;
-    const SymbolSpec* f = spec_.symbol(spec_.function);
+    z3::expr when;
+  };
+  std::vector<LineSplit> lineSplits() const {
+    unsigned words = regionWords();
     uint64_t bytes = spec_.model.lineBytes;
-    for (unsigned i = 0; i < regionWords(); ++i) {
-      if (f && f->value) lines.push_back(unsigned((*f->value + 4ull * i) / bytes));
-      else if (f && f->align % bytes == 0) lines.push_back(unsigned(4ull * i / bytes));
-      else lines.push_back(i);
+    const SymbolSpec* f = spec_.symbol(spec_.function);
+    if (spec_.model.fetch != FetchKind::Stale) return {{{}, c_.bool_val(true)}};
+    if (f && f->value) return {{cacheLinesAt(*f->value, words, unsigned(bytes)), c_.bool_val(true)}};
+    uint64_t align = f ? std::max<uint64_t>(f->align, 4) : 4;
+    if (align % bytes == 0) return {{cacheLinesAt(0, words, unsigned(bytes)), c_.bool_val(true)}};
+    z3::expr fTerm = site_.symbol(spec_.function);
+    z3::solver placement(c_);
+    for (const z3::expr& e : site_.constraints()) placement.add(e);
+    std::vector<LineSplit> out;
+    for (uint64_t o = 0; o < bytes; o += align) {
+      z3::expr at = (fTerm & c_.bv_val(bytes - 1, 64)) == c_.bv_val(o, 64);
+      if (placement.check(1, &at) == z3::unsat) continue;  // no placement has this offset
+      std::vector<unsigned> lines = cacheLinesAt(o, words, unsigned(bytes));
+      auto same = std::find_if(out.begin(), out.end(), [&](const LineSplit& s) { return s.lines == lines; });
+      if (same == out.end()) out.push_back({lines, at});
+      else same->when = same->when || at;
     }
-    return lines;
+    // Undecided offsets fall back to every word its own line (allows the most).
+    if (out.empty()) out.push_back({{}, c_.bool_val(true)});
+    return out;
   }
 
   PassSetup setup(const Timeline& tl, const FetchModel& fm, const BehaviourSpec& allowed) {
@@ -220,6 +255,7 @@ class SpecChecker {
     ps.unpredictableAsHardware = spec_.model.unpredictableAsHardware;
     ps.contracts = &opt_.contracts;
     ps.inlineTrampolines = opt_.inlineTrampolines;
+    ps.budget = opt_.budget;
     ps.versions.resize(regionWords());
     ps.versionNames.resize(regionWords());
     for (unsigned i = spec_.words; i < regionWords(); ++i) {
@@ -228,6 +264,40 @@ class SpecChecker {
     }
     for (unsigned i = 0; i < spec_.words; ++i) ps.versionNames[i] = {"state"};
     return ps;
+  }
+
+  // A SAFE verdict must not hold vacuously: each intermediate state (the
+  // site's contents after each prefix of the steps) must admit at least one
+  // execution whose path condition is satisfiable under the placement and
+  // entry facts. Counted in r.counts; any state without one makes the
+  // verdict UNKNOWN.
+  void witnessStates(const Timeline& tl, const std::vector<std::vector<WordImage>>& versions,
+                     const BehaviourSpec& allowed, TransitionResult& r) {
+    Timeline none = Timeline::of(TransitionSpec{}, regionWords());
+    FetchModel fm(none, spec_.model, When::Live);
+    std::vector<std::vector<unsigned>> seen;
+    r.counts.witnessedStates = 0;
+    for (unsigned p = 0; p <= tl.stepCount; ++p) {
+      std::vector<unsigned> contents;
+      for (unsigned i = 0; i < versions.size(); ++i) contents.push_back(tl.byWord.size() > i ? tl.versionAt(i, p) : 0);
+      if (std::find(seen.begin(), seen.end(), contents) != seen.end()) continue;
+      seen.push_back(contents);
+      PassSetup ps = setup(none, fm, allowed);
+      for (unsigned i = 0; i < versions.size(); ++i) ps.versions[i] = {versions[i][contents[i]]};
+      ps.witnessOnly = true;
+      PassOutcome out = explorePasses(ps, prover_);
+      r.counts.queries += out.counts.queries;
+      if (out.witnessed) {
+        ++r.counts.witnessedStates;
+      } else if (r.verdict == Verdict::Safe) {
+        r.verdict = Verdict::Unknown;
+        r.unknownReason = out.verdict == Verdict::Unknown
+                              ? "could not show that intermediate state " + std::to_string(seen.size() - 1) +
+                                    " admits any execution: " + out.unknownReason
+                              : "intermediate state " + std::to_string(seen.size() - 1) +
+                                    " admits no execution under the placement and entry facts, so SAFE would hold vacuously";
+      }
+    }
   }
 
   // Distinct contents of the site along the writer's program order.

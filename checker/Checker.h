@@ -10,6 +10,7 @@
 #include <string>
 #include <variant>
 
+#include "checker/Budget.h"
 #include "checker/Spec.h"
 #include "checker/TrampolineContract.h"
 #include "checker/Verdict.h"
@@ -23,6 +24,7 @@ struct CheckOptions {
   std::map<std::string, TrampolineContract> contracts;  // trampoline contracts by entry key, with their proofs
   bool inlineTrampolines = false;  // run trampoline code inside each pass instead of using contracts
   bool prefix = false;  // synthesis: the steps may stop short of `to` (a prefix of an order)
+  Budget budget;        // per exploration: past it, UNKNOWN
 };
 
 std::variant<SpecResult, Diagnostics> checkSpec(const Spec&, const mips::Target&, z3::context&,

@@ -37,6 +37,8 @@ class FetchModel {
   bool interruptsAnywhere() const;
   // How many writes of the timeline the observer has seen land.
   unsigned landed(const Observer& o) const;
+  // The same model with the site's words in these I-cache lines.
+  FetchModel withLines(std::vector<unsigned> lineOfWord) const { return FetchModel(tl_, model_, when_, std::move(lineOfWord)); }
 
  private:
   const Timeline& tl_;
@@ -48,5 +50,8 @@ class FetchModel {
   Observer atTime(unsigned time, unsigned limit) const;
   void close(Observer&) const;
 };
+
+// The I-cache line of each of `words` words from address `f`.
+std::vector<unsigned> cacheLinesAt(uint64_t f, unsigned words, unsigned lineBytes);
 
 }  // namespace patchcheck

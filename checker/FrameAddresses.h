@@ -5,7 +5,7 @@
 // select over the whole store chain. FrameAddresses rewrites every memory
 // index that lies within 64 KB of the caller's sp into one canonical form,
 // sext(sp) + k, which the simplifier compares like 64-bit addresses. This
-// is exact under trampolineEntryFacts (sp is at least 64 KB away from the
+// is exact under AbiModel::entryAssumptions (sp is at least 64 KB away from the
 // points where a 32-bit address wraps or changes sign).
 #include <z3++.h>
 

@@ -19,6 +19,7 @@ struct GateArgs {
   std::string format = "text";
   bool matrix = false;
   unsigned timeoutMs = 20000;
+  Budget budget;
   unsigned jobs = defaultJobs();
 };
 
@@ -67,6 +68,7 @@ int runGate(const GateArgs& a) {
       filter = [&](const mips::Target& t, const TransitionSpec& tr) { return changes.count(changeKey(t.str(), tr.name())) > 0; };
     CheckOptions opt;
     opt.timeoutMs = a.timeoutMs;
+    opt.budget = a.budget;
     auto results = checkTargets(spec, targets, opt, {a.jobs, &progress}, filter);
     if (auto* e = std::get_if<Diagnostics>(&results)) return fail(*e), 2;
     auto& rs = std::get<std::vector<SpecResult>>(results);
@@ -99,6 +101,7 @@ int runGate(const GateArgs& a) {
       std::cout << "skipped " << skipped.size() << " transition(s) unchanged since the certified table\n";
     int code = exitCodeOf(rr);
     std::cout << "gate: " << (code == 0 ? "PASS" : code == 3 ? "UNDECIDED" : "FAIL") << "\n";
+    for (const std::string& p : problems(rr)) std::cout << "  " << p << "\n";
   }
   return exitCodeOf(rr);
 }
@@ -114,6 +117,9 @@ void addGateCommand(CLI::App& app, int& exitCode) {
       ->check(CLI::IsMember({"text", "json", "sarif", "junit"}));
   cmd->add_flag("--matrix", args->matrix, "every [target] matrix entry, in both endians");
   cmd->add_option("--timeout", args->timeoutMs, "solver timeout per query in ms");
+  cmd->add_option("--max-executions", args->budget.maxExecutions,
+                  "executions one exploration may take before it answers UNKNOWN");
+  cmd->add_option("--max-memory", args->budget.maxMemoryMiB, "resident memory (MiB) past which an exploration answers UNKNOWN");
   cmd->add_option("-j,--jobs", args->jobs, "checks in parallel (default: cores)");
   cmd->callback([args, &exitCode] { exitCode = runGate(*args); });
 }

@@ -58,8 +58,9 @@ int runGraph(const GraphArgs& a) {
   const TransitionPicture& p = std::get<TransitionPicture>(pic);
   std::string bytes;
   if (auto err = renderGraph(p, a.counterexample, ext.substr(1), bytes)) {
-    std::cerr << "graph: error: " << *err << "\n";
-    return a.counterexample ? 1 : 2;
+    // --counterexample of a transition that has none is a usage error.
+    std::cerr << (a.counterexample ? "<command line>: error: " : "graph: error: ") << *err << "\n";
+    return 2;
   }
   if (auto err = writeFileAtomically(a.output, bytes)) {
     std::cerr << "graph: error: " << *err << "\n";

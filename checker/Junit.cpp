@@ -50,16 +50,18 @@ std::string toJunit(const RunResults& rr, const std::map<std::string, std::strin
                        k.verdict == Verdict::Unknown ? k.unknownReason : detailOf(k.counterexample, rr.targets[i]),
                        k.counts.seconds, ""});
     for (const StateResult& s : r.states) {
-      // A broken state that transitions cover passes: their expectations decide.
-      bool counts = s.verdict == Verdict::Safe || !coveredByTransitions(r, s.state);
-      std::string label = "state " + s.state + (counts ? "" : " (" + std::string(name(s.verdict)) +
-                                                                  "; its transitions' expectations decide)");
-      cases.push_back({label, counts ? std::string(name(s.verdict)) : "SAFE", detailOf(s.counterexample, rr.targets[i]),
+      // A state broken as its [expect] says passes, labelled.
+      bool asExpected = s.verdict == Verdict::Unsafe && expectationMet(s.expect, s.verdict);
+      std::string label = "state " + s.state + (asExpected ? " (UNSAFE, as the spec expects)" : "");
+      cases.push_back({label, asExpected ? "SAFE" : std::string(name(s.verdict)),
+                       s.verdict == Verdict::Unknown ? s.unknownReason : detailOf(s.counterexample, rr.targets[i]),
                        s.counts.seconds, ""});
     }
     for (const TransitionResult& t : r.transitions) {
       Case c{t.transition, std::string(name(t.verdict)), detailOf(t.counterexample, rr.targets[i]), t.counts.seconds, ""};
-      if (t.expect && !t.expectationMet())
+      if (t.verdict == Verdict::Unknown)
+        c.verdict = "UNKNOWN";
+      else if (t.expect && !t.expectationMet())
         c.verdict = "EXPECTATION", c.detail = std::string("the spec expects ") +
                                             (*t.expect == Expect::Safe ? "safe" : "unsafe") + ", the check found " +
                                             std::string(name(t.verdict)) + "\n" + c.detail;

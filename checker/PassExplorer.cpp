@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <chrono>
 
+#include "checker/SideEffects.h"
 #include "encoder/Printer.h"
 #include "encoder/Registers.h"
 #include "model/Cpu.h"
+#include "model/ExceptionEntry.h"
 
 namespace patchcheck {
 namespace {
@@ -51,7 +53,7 @@ struct Called {
 // What the replay must find concretely for a hazard to be confirmed.
 struct Hazard {
   Violation violation;
-  enum class Kind { Fault, Exit, Elsewhere, Overwritten, Runaway, Trampoline } kind;
+  enum class Kind { Fault, Exit, Elsewhere, Overwritten, Runaway, Trampoline, Effect } kind;
   std::optional<Location> exit;  // Exit: where the pass left
   size_t events = 0;             // how many events had happened
   mips::FaultKind fault = mips::FaultKind::Unpredictable;
@@ -80,9 +82,12 @@ class Explorer {
     auto start = std::chrono::steady_clock::now();
     prover_.push();
     for (const z3::expr& e : s_.site->constraints()) prover_.assume(e);
-    for (const z3::expr& e : entryFacts()) prover_.assume(e);
-    if (s_.inlineTrampolines && !s_.site->trampolines().empty())
-      for (const z3::expr& e : trampolineEntryFacts(entry_)) prover_.assume(e);
+    prover_.assume(abi_.entryAssumptions(entry_));
+    for (const z3::expr& e : s_.assumptions) prover_.assume(e);
+    if (const auto& why = s_.site->placementUndecided()) {
+      unknown_ = true;
+      out_.unknownReason = *why;
+    }
     unsigned q0 = prover_.queries();
     z3::expr f = s_.site->symbol(s_.site->spec().function);
     std::vector<Observer> seen;
@@ -91,9 +96,15 @@ class Explorer {
       seen.push_back(o);
       later(Node{mips::Cpu(entry_, f), {o}, {}, {}, {}, 0, 0, false, std::nullopt, std::nullopt});
     }
-    while (!out_.counterexample) {
+    unsigned processed = 0;
+    while (!out_.counterexample && !out_.witnessed) {
       auto bucket = std::find_if(pending_.begin(), pending_.end(), [](const auto& b) { return !b.empty(); });
       if (bucket == pending_.end()) break;
+      if (auto over = s_.budget.exceeded(++processed)) {
+        unknown_ = true;
+        out_.unknownReason = *over;
+        break;
+      }
       Node n = std::move(bucket->back());
       bucket->pop_back();
       advance(n);
@@ -126,19 +137,6 @@ class Explorer {
     pending_[n.interrupts].push_back(std::move(n));
   }
 
-  // An ABI-conformant entry: sp aligned; under n32, pointers are
-  // sign-extended 32-bit values.
-  std::vector<z3::expr> entryFacts() {
-    std::vector<z3::expr> out;
-    unsigned w = entry_.width();
-    z3::expr sp = entry_.reg(mips::reg::sp);
-    out.push_back((sp & c_.bv_val(abi_.stackAlign - 1, w)) == 0);
-    if (t_.abi == mips::Abi::N32)
-      for (unsigned r : {mips::reg::sp, mips::reg::ra, mips::reg::gp})
-        out.push_back(z3::sext(entry_.reg(r).extract(31, 0), 32) == entry_.reg(r));
-    return out;
-  }
-
   z3::expr pathOf(const Node& n) const {
     if (n.path.empty()) return c_.bool_val(true);
     z3::expr_vector v(c_);
@@ -155,7 +153,8 @@ class Explorer {
       unknown_ = true;
       out_.unknownReason = prover_.lastUnknownReason();
     }
-    return a != Answer::Unsat;
+    // Unknown: this way is not explored, and the verdict is UNKNOWN.
+    return a == Answer::Sat;
   }
 
   void addHazard(Node& n, const z3::expr& cond, Hazard::Kind kind,
@@ -460,7 +459,9 @@ class Explorer {
   // where it resumes, goes on through the site. False when this is not
   // such a place.
   bool runInline(Node& n, const Location& loc, bool inSlot) {
-    if (!s_.inlineTrampolines || inSlot || n.called) return false;
+    // A witness only needs a feasible way to an exit: the trampoline's own
+    // run adds nothing to that.
+    if (!s_.inlineTrampolines || s_.witnessOnly || inSlot || n.called) return false;
     auto it = s_.site->trampolines().find(loc.symbol);
     if (it == s_.site->trampolines().end()) return false;
     bool named = std::any_of(s_.allowed.alternatives.begin(), s_.allowed.alternatives.end(),
@@ -489,6 +490,11 @@ class Explorer {
     std::vector<TrampolineOutcome> outcomes = runTrampoline(code, atEntry, view, feasible);
     n.events.push_back(Event{Event::Kind::Call, 0, loc.symbol, n.cpu.pc, std::nullopt, nullptr, false, 0, std::nullopt});
     for (TrampolineOutcome& o : outcomes) {
+      if (o.undecided) {
+        unknown_ = true;
+        out_.unknownReason = *o.undecided;
+        continue;
+      }
       Node c = n;
       c.path.insert(c.path.end(), o.path.begin(), o.path.end());
       for (const TrampolineEvent& e : o.events)
@@ -560,8 +566,16 @@ class Explorer {
       });
     }
     if (c.cpu.likelyUnsettled()) settle(c);
+    mips::exceptionBoundary(c.cpu.state);  // an exception may come before any instruction
+    size_t effectsBefore = c.cpu.state.effects.size();
     std::vector<mips::Fault> faults = c.cpu.step(img->fetched(t_));
     ++c.steps;
+    for (size_t k = effectsBefore; k < c.cpu.state.effects.size(); ++k)
+      if (auto why = forbiddenEffect(c.cpu.state.effects[k], s_.site->spec().allowedEffects)) {
+        addHazard(c, c_.bool_val(true), Hazard::Kind::Effect, [why = *why](const z3::model&) { return why; });
+        finish(c);
+        return false;
+      }
     for (const mips::Fault& f : faults) {
       if (f.kind == mips::FaultKind::Wait) continue;  // sleeps until an interrupt: harmless
       if (f.kind == mips::FaultKind::Unpredictable && s_.unpredictableAsHardware) continue;
@@ -583,6 +597,15 @@ class Explorer {
   // ---- one query per distinct path
   void finish(Node& n) {
     ++out_.counts.paths;
+    if (s_.witnessOnly) {
+      Answer a = prover_.check(pathOf(n));
+      if (a == Answer::Unknown) {
+        unknown_ = true;
+        out_.unknownReason = prover_.lastUnknownReason();
+      }
+      out_.witnessed = a == Answer::Sat;
+      return;
+    }
     if (n.hazards.empty()) return;
     z3::expr_vector any(c_);
     for (const Hazard& h : n.hazards) any.push_back(h.violation.when);
@@ -653,10 +676,48 @@ class Explorer {
     return cx;
   }
 
+  // Is the schedule (the version each fetch saw, where interrupts came)
+  // one the fetch model allows with F where the model puts it? Checked
+  // from scratch, with the I-cache lines of that concrete address.
+  bool scheduleAllowed(const Node& n, const z3::model& m, size_t upto) const {
+    const ModelSpec& model = s_.site->spec().model;
+    std::vector<unsigned> lines;
+    if (model.fetch == FetchKind::Stale)
+      lines = cacheLinesAt(u64(m.eval(s_.site->symbol(s_.site->spec().function), true)), s_.site->regionWords(),
+                           model.lineBytes);
+    FetchModel fm = s_.fetch->withLines(lines);
+    std::vector<Observer> obs;
+    auto add = [](std::vector<Observer>& to, const Observer& o) {
+      if (std::find(to.begin(), to.end(), o) == to.end()) to.push_back(o);
+    };
+    for (const Observer& o : fm.starts()) add(obs, o);
+    for (size_t k = 0; k < upto && !obs.empty(); ++k) {
+      const Event& e = n.events[k];
+      std::vector<Observer> next;
+      if (e.kind == Event::Kind::Fetch) {
+        const auto& vers = s_.versions[e.word];
+        for (unsigned v = 0; v < vers.size(); ++v)
+          if (vers[v].sameAs(*e.image))
+            for (const Observer& o : obs)
+              if (auto r = fm.observe(o, e.word, v)) add(next, *r);
+      } else if (e.kind == Event::Kind::Interrupt) {
+        for (const Observer& o : obs) add(next, fm.interrupt(o).value_or(o));
+      } else {
+        continue;
+      }
+      obs = std::move(next);
+    }
+    return !obs.empty();
+  }
+
   // Runs the same path again through the same semantics on the concrete
   // values of the model, and checks that it reaches the same places and
   // breaks the same rule.
   void replay(const Node& n, const z3::model& m, const Hazard* broken, Counterexample& cx) {
+    if (!scheduleAllowed(n, m, broken ? broken->events : n.events.size())) {
+      cx.replayNote = "replay: the fetch model does not allow this schedule at this placement";
+      return;
+    }
     mips::MachineState concreteEntry = entry_.evaluatedIn(m);
     mips::Cpu cpu(concreteEntry, m.eval(s_.site->symbol(s_.site->spec().function), true));
     std::optional<Called> called;
@@ -710,6 +771,7 @@ class Explorer {
         z3::expr word = m.eval(*e.wordTerm, true);
         mips::Fetched f{e.image->fetched(t_).desc, uint32_t(u64(word)), word};
         if (cpu.likelyUnsettled()) cpu.settleBranch(cpu.slot->control.taken.simplify().is_true());
+        mips::exceptionBoundary(cpu.state);
         auto faults = cpu.step(f);
         if (broken && broken->kind == Hazard::Kind::Fault && k + 1 == upto)
           for (const auto& fl : faults)

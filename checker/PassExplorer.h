@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "checker/Behaviour.h"
+#include "checker/Budget.h"
 #include "checker/FetchModel.h"
 #include "checker/Prover.h"
 #include "checker/SiteInstance.h"
@@ -38,6 +39,13 @@ struct PassSetup {
   const std::map<std::string, TrampolineContract>* contracts = nullptr;
   bool inlineTrampolines = false;
   bool trackReached = false;  // record which allowed alternatives some path takes
+  // Only look for one execution whose path condition is satisfiable (that
+  // the site's contents admit any pass at all); judge nothing.
+  bool witnessOnly = false;
+  Budget budget;
+  // Further facts this exploration assumes (the placement's I-cache line
+  // split under stale).
+  std::vector<z3::expr> assumptions;
 };
 
 struct PassOutcome {
@@ -45,6 +53,7 @@ struct PassOutcome {
   Counts counts;
   std::optional<Counterexample> counterexample;
   std::set<std::string> reached;  // OutcomeSpec::str() of alternatives taken
+  bool witnessed = false;         // witnessOnly: a feasible execution was found
   std::string unknownReason;
   std::vector<std::string> notes;
 };

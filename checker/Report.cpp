@@ -19,6 +19,8 @@ std::string counts(const Counts& c) {
 std::string expectation(const TransitionResult& t) {
   if (!t.expect) return "";
   if (t.expectationMet()) return "  (as expected)";
+  if (t.verdict == Verdict::Unknown)
+    return std::string("  (neither confirms nor refutes the spec's ") + (*t.expect == Expect::Safe ? "safe" : "unsafe") + ")";
   return std::string("  EXPECTATION MISMATCH: the spec says ") +
          (*t.expect == Expect::Safe ? "safe" : "unsafe");
 }
@@ -92,9 +94,14 @@ void printSpecResult(std::ostream& o, const SpecResult& r, const mips::Target& t
     o << "  (" << k.source << ")\n";
     if (k.counterexample) printCounterexample(o, *k.counterexample, "      ", t);
   }
+  // A state that is not SAFE is always shown: its failure counts on its own.
   for (const StateResult& s : r.states) {
-    if ((!verbose && s.verdict == Verdict::Safe) || !shown(s.state)) continue;
-    o << "  state " << pad(s.state, 16) << pad(std::string(name(s.verdict)), 8) << s.declared << "\n";
+    if (s.verdict == Verdict::Safe && (!verbose || !shown(s.state))) continue;
+    o << "  state " << pad(s.state, 16) << pad(std::string(name(s.verdict)), 8) << s.declared;
+    if (s.expect) o << (expectationMet(s.expect, s.verdict) ? "  (as expected)" : s.verdict == Verdict::Unknown ? "" :
+                        std::string("  EXPECTATION MISMATCH: the spec says ") + (*s.expect == Expect::Safe ? "safe" : "unsafe"));
+    o << "\n";
+    if (s.verdict == Verdict::Unknown) o << "      solver: " << s.unknownReason << "\n";
     if (s.counterexample) printCounterexample(o, *s.counterexample, "      ", t);
   }
   for (const TransitionResult& tr : r.transitions) {
@@ -119,7 +126,9 @@ void printSummaryTable(std::ostream& o, const RunResults& rr) {
     for (const StateResult& s : r.states)
       if (s.verdict != Verdict::Safe)
         o << pad(r.spec, 33) << pad("state " + s.state, 22) << pad(rr.targets[i].str(), 24)
-          << pad(std::string(name(s.verdict)), 9) << pad("-", 8) << pad(std::to_string(s.counts.paths), 7) << "\n";
+          << pad(std::string(name(s.verdict)), 9)
+          << pad(!s.expect ? "-" : expectationMet(s.expect, s.verdict) ? "met" : "MISSED", 8)
+          << pad(std::to_string(s.counts.paths), 7) << "\n";
     for (const TransitionResult& t : r.transitions) {
       char time[32];
       snprintf(time, sizeof time, "%.3f s", t.counts.seconds);
@@ -153,7 +162,8 @@ nlohmann::json toJson(const Counterexample& cx) {
 
 namespace {
 nlohmann::json countsJson(const Counts& c) {
-  return {{"intermediate_states", c.intermediateStates}, {"executions", c.executions}, {"paths", c.paths},
+  return {{"intermediate_states", c.intermediateStates}, {"intermediate_states_with_executions", c.witnessedStates},
+          {"executions", c.executions}, {"paths", c.paths},
           {"queries", c.queries}, {"seconds", c.seconds}};
 }
 }  // namespace
@@ -174,6 +184,11 @@ nlohmann::json toJson(const TransitionResult& t) {
 nlohmann::json toJson(const StateResult& s) {
   nlohmann::json j{{"state", s.state}, {"target", s.target.str()}, {"verdict", name(s.verdict)},
                    {"declared", s.declared}, {"counts", countsJson(s.counts)}, {"notes", s.notes}};
+  if (s.expect) {
+    j["expect"] = *s.expect == Expect::Safe ? "safe" : "unsafe";
+    j["expectation_met"] = expectationMet(s.expect, s.verdict);
+  }
+  if (s.verdict == Verdict::Unknown) j["unknown_reason"] = s.unknownReason;
   if (s.counterexample) j["counterexample"] = toJson(*s.counterexample);
   return j;
 }
@@ -202,35 +217,45 @@ nlohmann::json toJson(const RunResults& rr) {
   return {{"results", j}, {"exit_code", exitCodeOf(rr)}};
 }
 
-bool coveredByTransitions(const SpecResult& r, const std::string& state) {
-  for (const TransitionResult& t : r.transitions) {
-    size_t arrow = t.transition.find("->");
-    if (t.transition.substr(0, arrow) == state || t.transition.substr(arrow + 2) == state) return true;
+std::vector<std::string> problems(const RunResults& rr) {
+  std::vector<std::string> out;
+  auto item = [&](size_t i, const std::string& what, Verdict v, const std::optional<Expect>& expect,
+                  const std::string& unknownReason, const std::optional<Counterexample>& cx) {
+    if (v != Verdict::Unknown && expectationMet(expect, v)) return;
+    std::string line = rr.specs[i].specPath + " [" + rr.targets[i].str() + "] " + what + ": " + std::string(name(v));
+    if (v == Verdict::Unknown) line += " (" + unknownReason + ")";
+    else if (expect) line += std::string(", but the spec expects ") + (*expect == Expect::Safe ? "safe" : "unsafe");
+    if (v == Verdict::Unsafe && cx) line += ": " + cx->rule;
+    out.push_back(line);
+  };
+  for (size_t i = 0; i < rr.specs.size(); ++i) {
+    const SpecResult& r = rr.specs[i];
+    for (const TrampolineResult& k : r.trampolines)
+      item(i, "trampoline " + k.entry, k.verdict, std::nullopt, k.unknownReason, k.counterexample);
+    for (const StateResult& s : r.states)
+      item(i, "state " + s.state, s.verdict, s.expect, s.unknownReason, s.counterexample);
+    for (const TransitionResult& t : r.transitions)
+      item(i, t.transition, t.verdict, t.expect, t.unknownReason, t.counterexample);
   }
-  return false;
+  return out;
 }
 
+// docs/exit-codes: 1 when any judged item has a definite verdict other
+// than the one expected (SAFE where nothing is expected), else 3 when any
+// is UNKNOWN, else 0. A state's failure counts on its own: transitions
+// never excuse it (a `boot` transition does not even run it).
 int exitCodeOf(const RunResults& rr) {
-  bool unsafe = false, unknown = false;
+  bool failed = false, unknown = false;
+  auto judge = [&](const std::optional<Expect>& expect, Verdict v) {
+    if (v == Verdict::Unknown) unknown = true;
+    else if (!expectationMet(expect, v)) failed = true;
+  };
   for (const SpecResult& r : rr.specs) {
-
-    // A trampoline that breaks its contract breaks every call to it.
-    for (const TrampolineResult& k : r.trampolines) {
-      unsafe = unsafe || k.verdict == Verdict::Unsafe;
-      unknown = unknown || k.verdict == Verdict::Unknown;
-    }
-    for (const StateResult& s : r.states) {
-      if (coveredByTransitions(r, s.state)) continue;
-      unsafe = unsafe || s.verdict == Verdict::Unsafe;
-      unknown = unknown || s.verdict == Verdict::Unknown;
-    }
-    for (const TransitionResult& t : r.transitions) {
-      if (t.expect) unsafe = unsafe || !t.expectationMet();
-      else unsafe = unsafe || t.verdict == Verdict::Unsafe;
-      unknown = unknown || t.verdict == Verdict::Unknown;
-    }
+    for (const TrampolineResult& k : r.trampolines) judge(std::nullopt, k.verdict);
+    for (const StateResult& s : r.states) judge(s.expect, s.verdict);
+    for (const TransitionResult& t : r.transitions) judge(t.expect, t.verdict);
   }
-  if (unsafe) return 1;
+  if (failed) return 1;
   return unknown ? 3 : 0;
 }
 

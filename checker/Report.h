@@ -34,6 +34,9 @@ int exitCodeOf(const RunResults&);
 // A broken state is also broken in every transition from or to it, where
 // the transition's expectation decides; alone it counts (exit code, gate
 // failures) only when no checked transition covers it.
-bool coveredByTransitions(const SpecResult&, const std::string& state);
+// Every judged item that is not as expected (not SAFE where nothing is
+// expected), one line each with its reason: what `gate` and `check` print
+// when they do not exit 0.
+std::vector<std::string> problems(const RunResults&);
 
 }  // namespace patchcheck

@@ -56,18 +56,18 @@ json toSarif(const RunResults& rr, const std::vector<const Spec*>& specs) {
       if (s.verdict == Verdict::Safe) continue;
       const StateSpec* st = i < specs.size() && specs[i] ? specs[i]->state(s.state) : nullptr;
       std::string rule = s.verdict == Verdict::Unknown ? "undecided" : "state-behaviour";
-      // Covered by its transitions: their expectations decide, this is context.
-      std::string level = coveredByTransitions(r, s.state) ? "note" : s.verdict == Verdict::Unknown ? "warning" : "error";
+      // Broken as its [expect] says: context, not a failure.
+      std::string level = s.verdict == Verdict::Unknown ? "warning" : expectationMet(s.expect, s.verdict) ? "note" : "error";
       results.push_back(result(rule, level,
                                "state " + s.state + " [" + target + "]: " + std::string(name(s.verdict)) +
-                                   why(s.counterexample),
+                                   (s.verdict == Verdict::Unknown ? ": " + s.unknownReason : why(s.counterexample)),
                                r.specPath, st ? st->where.line : 1));
     }
     for (const TransitionResult& t : r.transitions) {
       std::string rule;
-      if (t.expect && !t.expectationMet()) rule = "expectation-mismatch";
+      if (t.verdict == Verdict::Unknown) rule = "undecided";
+      else if (t.expect && !t.expectationMet()) rule = "expectation-mismatch";
       else if (!t.expect && t.verdict == Verdict::Unsafe) rule = "unsafe-transition";
-      else if (t.verdict == Verdict::Unknown) rule = "undecided";
       if (rule.empty()) continue;
       unsigned line = t.culprit && t.culprit->line ? t.culprit->line : t.where.line;
       std::string msg = t.transition + " [" + target + "]: " + std::string(name(t.verdict));

@@ -8,6 +8,7 @@
 #include "checker/Trampolines.h"
 #include "encoder/Assembler.h"
 #include "encoder/Decoder.h"
+#include "model/AbiModel.h"
 
 namespace patchcheck {
 
@@ -61,13 +62,19 @@ std::variant<SiteInstance, Diagnostics> SiteInstance::make(const Spec& spec, con
                         "symbol '" + n + "' lies in unknown region '" + regionName + "' for " + t.str()});
         continue;
       }
-      s.constraints_.push_back(z3::uge(term, signExtendedAddress(c, r->lo, t)));
-      s.constraints_.push_back(z3::ule(term, signExtendedAddress(c, r->hi, t)));
+      SourceLocation at = sym ? sym->where : spec.functionWhere;
+      char range[64];
+      snprintf(range, sizeof range, "[0x%llx, 0x%llx]", (unsigned long long)r->lo, (unsigned long long)r->hi);
+      s.assume(z3::uge(term, signExtendedAddress(c, r->lo, t)) && z3::ule(term, signExtendedAddress(c, r->hi, t)),
+               at, n + " lies in " + regionName + " " + range);
       uint64_t align = sym ? sym->align : 4;
-      if (align > 1) s.constraints_.push_back((term & c.bv_val(align - 1, 64)) == 0);
+      if (align > 1)
+        s.assume((term & c.bv_val(align - 1, 64)) == 0, at, n + " is aligned to " + std::to_string(align) + " bytes");
     }
     // A 32-bit ISA's addresses are sign-extended 32-bit values.
-    if (!t.is64()) s.constraints_.push_back(z3::sext(term.extract(31, 0), 32) == term);
+    if (!t.is64())
+      s.assume(z3::sext(term.extract(31, 0), 32) == term, sym ? sym->where : spec.functionWhere,
+               n + " is a sign-extended 32-bit address (" + t.str() + ")");
     s.symbols_.emplace(n, term);
   }
   if (!errs.empty()) return errs;
@@ -86,9 +93,13 @@ std::variant<SiteInstance, Diagnostics> SiteInstance::make(const Spec& spec, con
   for (const auto& [n, term] : s.symbols_) {
     if (n == spec.function) continue;
     uint64_t bytes = extent.count(n) ? extent[n] : 4;
-    s.constraints_.push_back(z3::ule(term + c.bv_val(bytes, 64), f) || z3::uge(term, end));
+    const SymbolSpec* sym = spec.symbol(n);
+    SourceLocation at = sym ? sym->where : spec.functionWhere;
+    s.assume(z3::ule(term + c.bv_val(bytes, 64), f) || z3::uge(term, end), at,
+             n + " (" + std::to_string(bytes) + " bytes) lies outside " + spec.function +
+                 "'s site, its body and the word after them");
     for (const auto& [m, other] : s.symbols_)
-      if (m < n && m != spec.function) s.constraints_.push_back(term != other);
+      if (m < n && m != spec.function) s.assume(term != other, at, n + " and " + m + " are different addresses");
   }
   // Each state with the body after it, as one program (SpecTarget).
   for (const StateSpec& st : spec.states) {
@@ -140,11 +151,67 @@ std::variant<SiteInstance, Diagnostics> SiteInstance::make(const Spec& spec, con
   if (auto* e = std::get_if<Diagnostics>(&codes)) return *e;
   std::set<std::string> placed;
   for (auto& [key, code] : std::get<TrampolineSet>(codes)) {
-    if (placed.insert(code.contract.symbol).second)
-      s.constraints_.insert(s.constraints_.end(), code.constraints.begin(), code.constraints.end());
+    code.allowedEffects = spec.allowedEffects;
+    if (placed.insert(code.contract.symbol).second) {
+      auto named = spec.trampolineWhere.find(code.contract.symbol);
+      SourceLocation at = named != spec.trampolineWhere.end() ? named->second : SourceLocation{spec.path, 1, 1};
+      for (const z3::expr& e : code.constraints)
+        s.assume(e, at, "trampoline " + code.contract.symbol +
+                            "'s code and symbols lie in their regions, apart from the site and each other");
+    }
     s.trampolines_.emplace(key, std::move(code));
   }
+  if (Diagnostics d = s.checkPlacement(); !d.empty()) return d;
   return s;
+}
+
+void SiteInstance::assume(const z3::expr& e, const SourceLocation& where, const std::string& what) {
+  constraints_.push_back(e);
+  origins_.push_back({where, what});
+}
+
+// Every proof assumes the placement constraints and the ABI's entry facts:
+// if nothing satisfies them all, every query is unsat and every verdict
+// would be a vacuous SAFE. So they must have a model, and when they have
+// none the spec is an input error naming the constraints that conflict
+// (an unsat core, mapped back to the spec lines they came from).
+Diagnostics SiteInstance::checkPlacement() {
+  z3::context& c = *ctx_;
+  z3::solver s(c, "QF_BV");
+  z3::params p(c);
+  p.set("timeout", 20000u);
+  p.set("core.minimize", true);
+  s.set(p);
+  std::vector<std::pair<SourceLocation, std::string>> origins = origins_;
+  std::vector<z3::expr> facts = constraints_;
+  mips::MachineState entry = mips::MachineState::symbolic(c, target_, "in.");
+  facts.push_back(mips::AbiModel::of(target_.abi).entryAssumptions(entry));
+  origins.push_back({spec_->functionWhere, "the " + std::string(mips::name(target_.abi)) +
+                                              " entry facts (sp aligned, away from the address-space ends)"});
+  for (size_t i = 0; i < facts.size(); ++i) s.add(facts[i], ("placement#" + std::to_string(i)).c_str());
+  z3::check_result r = s.check();
+  if (r == z3::sat) return {};
+  if (r == z3::unknown) {
+    placementUndecided_ = "the solver could not decide whether any placement satisfies the constraints (" +
+                          s.reason_unknown() + ")";
+    return {};
+  }
+  Diagnostics out;
+  z3::expr_vector core = s.unsat_core();
+  std::vector<size_t> conflict;
+  for (unsigned k = 0; k < core.size(); ++k)
+    conflict.push_back(std::stoul(core[k].decl().name().str().substr(std::string("placement#").size())));
+  for (size_t i : conflict) {
+    std::string others;
+    for (size_t j : conflict)
+      if (j != i) others += (others.empty() ? "" : "; ") + origins[j].second;
+    out.push_back({origins[i].first, "no placement of the symbols satisfies every constraint (" + target_.str() +
+                                         "), so no proof can be made: " + origins[i].second +
+                                         (others.empty() ? "" : ", together with: " + others)});
+  }
+  if (out.empty())
+    out.push_back({spec_->functionWhere, "no placement of the symbols satisfies every constraint (" + target_.str() + ")"});
+  return out;
 }
 
 z3::expr SiteInstance::wordAddress(unsigned i) const {

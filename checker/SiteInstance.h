@@ -7,6 +7,7 @@
 #include <z3++.h>
 
 #include <map>
+#include <optional>
 #include <string>
 #include <variant>
 #include <vector>
@@ -45,8 +46,12 @@ class SiteInstance {
   z3::expr bodyStart() const { return wordAddress(spec_->words); }
   unsigned regionWords() const { return spec_->words + unsigned(spec_->body.size()); }
 
-  // Placement constraints and the encodings' side conditions.
+  // Placement constraints and the encodings' side conditions; make()
+  // refuses a site whose constraints and ABI entry facts have no model.
   const std::vector<z3::expr>& constraints() const { return constraints_; }
+  // Set when the solver could not tell whether any placement exists: then
+  // no verdict may be SAFE.
+  const std::optional<std::string>& placementUndecided() const { return placementUndecided_; }
 
   const std::vector<WordImage>& state(const std::string& name) const { return states_.at(name); }
   const std::vector<WordImage>& body() const { return body_; }
@@ -61,12 +66,16 @@ class SiteInstance {
  private:
   SiteInstance(const Spec& s, const mips::Target& t, z3::context& c) : spec_(&s), target_(t), ctx_(&c) {}
   WordImage image(const mips::AssembledWord&, const std::string& source) const;
+  void assume(const z3::expr&, const SourceLocation&, const std::string& what);
+  Diagnostics checkPlacement();
 
   const Spec* spec_;
   mips::Target target_;
   z3::context* ctx_;
   std::map<std::string, z3::expr> symbols_;
   std::vector<z3::expr> constraints_;
+  std::vector<std::pair<SourceLocation, std::string>> origins_;  // of each constraint
+  std::optional<std::string> placementUndecided_;
   std::map<std::string, std::vector<WordImage>> states_;
   std::vector<WordImage> body_;
   std::map<std::string, TrampolineCode> trampolines_;

@@ -7,12 +7,14 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <variant>
 #include <vector>
 
 #include "encoder/Diagnostic.h"
 #include "encoder/Target.h"
+#include "model/EffectKind.h"
 
 namespace patchcheck {
 
@@ -35,6 +37,8 @@ struct WordSpec {
   std::string text;
   SourceLocation where;  // points at the first character of the text
 };
+
+enum class Expect { Safe, Unsafe };
 
 struct StateSpec {
   std::string name;
@@ -80,7 +84,6 @@ struct StepSpec {
 
 enum class When { Live, StopMachine, Boot };
 enum class FetchKind { Sc, Weak, Stale };
-enum class Expect { Safe, Unsafe };
 
 struct TransitionSpec {
   std::string from, to;
@@ -116,6 +119,7 @@ struct Spec {
   unsigned words = 0;
   std::vector<WordSpec> body;         // F's first real instructions
   bool allowUnpredictable = false;    // [site] allow_unpredictable
+  std::set<mips::EffectKind> allowedEffects;  // [site] allow_effects (docs/semantics.md)
   SourceLocation functionWhere;       // [site] function (or the file start)
 
   std::vector<SymbolSpec> symbols;
@@ -125,6 +129,7 @@ struct Spec {
 
   std::vector<StateSpec> states;      // in file order
   std::map<std::string, BehaviourSpec> behaviour;
+  std::map<std::string, Expect> stateExpect;  // [expect]: state -> claimed verdict alone
   ModelSpec model;
   std::vector<TransitionSpec> transitions;
 

@@ -252,7 +252,7 @@ class SpecLoader {
   // ---- sections
   void load(const toml::table& root) {
     onlyKeys(root, {"schema", "name", "summary", "target", "site", "symbols", "regions", "trampolines",
-                    "states", "behaviour", "model", "transition"},
+                    "states", "behaviour", "expect", "model", "transition"},
              "at the top level");
     SourceLocation top{spec_.path, 1, 1};
     if (const toml::node* n = root.get("schema")) {
@@ -290,6 +290,7 @@ class SpecLoader {
         if (!behaviour || !behaviour->get(s.name))
           error(s.where, "state '" + s.name + "' has no behaviour: add `" + s.name +
                              " = \"untraced\"` (or call/enter) to [behaviour]");
+    if (auto* t = table(root, "expect", "[expect]")) loadStateExpectations(*t);
     if (auto* t = table(root, "model", "[model]")) loadModel(*t);
     if (const toml::node* n = root.get("transition")) loadTransitions(*n);
 
@@ -348,7 +349,7 @@ class SpecLoader {
   }
 
   void loadSite(const toml::table& t) {
-    onlyKeys(t, {"function", "words", "body", "allow_unpredictable"}, "in [site]");
+    onlyKeys(t, {"function", "words", "body", "allow_unpredictable", "allow_effects"}, "in [site]");
     spec_.functionWhere = at(t);
     if (const toml::node* n = t.get("function")) {
       spec_.functionWhere = at(*n);
@@ -368,6 +369,13 @@ class SpecLoader {
     if (const toml::node* n = t.get("body")) spec_.body = words(*n, "body");
     if (const toml::node* n = t.get("allow_unpredictable"))
       spec_.allowUnpredictable = boolean(*n, "allow_unpredictable").value_or(false);
+    if (const toml::node* n = t.get("allow_effects"))
+      if (const toml::array* a = array(*n, "allow_effects"))
+        for (const toml::node& e : *a)
+          if (auto k = choice(e, "effect", {"cp0-write", "interrupt-enable", "cache", "tlb", "wait"}))
+            spec_.allowedEffects.insert(std::vector<mips::EffectKind>{
+                mips::EffectKind::Cp0Write, mips::EffectKind::InterruptEnable, mips::EffectKind::CacheOp,
+                mips::EffectKind::Tlb, mips::EffectKind::Wait}[*k]);
   }
 
   void loadRegions(const toml::table& t) {
@@ -508,6 +516,18 @@ class SpecLoader {
       if (!spec_.state(name))
         error(at(key), "behaviour for unknown state '" + name + "'" + suggest(name, stateNames()));
       if (auto b = behaviour(value, "behaviour '" + name + "'")) spec_.behaviour[name] = std::move(*b);
+    }
+  }
+
+  // [expect]: what the author claims of a state run alone, as `expect` in
+  // a [[transition]] does of a transition.
+  void loadStateExpectations(const toml::table& t) {
+    for (auto&& [key, value] : t) {
+      std::string name(key.str());
+      if (!spec_.state(name))
+        error(at(key), "expectation for unknown state '" + name + "'" + suggest(name, stateNames()));
+      else if (auto e = choice(value, "'expect' of state '" + name + "'", {"safe", "unsafe"}))
+        spec_.stateExpect[name] = Expect(*e);
     }
   }
 

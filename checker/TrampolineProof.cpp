@@ -33,7 +33,7 @@ class Proof {
     TrampolineContract& k = code_.contract;
     for (const z3::expr& e : site_.constraints()) prover_.assume(e);
     for (const z3::expr& e : code_.constraints) prover_.assume(e);
-    for (const z3::expr& e : callerFacts()) prover_.assume(e);
+    prover_.assume(abi_.entryAssumptions(caller_));
     buildEntry();
     CallerView view{&caller_, resume_, ip_};
     Feasibility feasible = [this](const std::vector<z3::expr>& path, const z3::expr& cond) {
@@ -42,6 +42,7 @@ class Proof {
     std::vector<TrampolineOutcome> outcomes =
         runTrampoline(code_, mips::Cpu(atEntry_, code_.entry()), view, feasible);
     for (const TrampolineOutcome& o : outcomes) {
+      if (o.undecided && k.unknownReason.empty()) k.unknownReason = *o.undecided;
       if (o.violations.empty()) continue;
       z3::expr path = all(c_, o.path);
       Answer a = prover_.checkOnce(path && any(c_, o.violations));
@@ -57,6 +58,7 @@ class Proof {
       k.refutation = counterexample(o, prover_.model());
       break;
     }
+    if (site_.placementUndecided() && k.unknownReason.empty()) k.unknownReason = *site_.placementUndecided();
     k.proven = !k.refutation && k.unknownReason.empty();
     k.proofCounts.paths = unsigned(outcomes.size());
     k.proofCounts.executions = unsigned(outcomes.size());
@@ -76,19 +78,6 @@ class Proof {
   z3::expr resume_, ip_;
 
   unsigned reg(const std::string& name) const { return *mips::parseGpr(name, t_.abi); }
-
-  // An ABI-conformant entry to F (as the site checker assumes), plus what
-  // trampolines rely on.
-  std::vector<z3::expr> callerFacts() {
-    std::vector<z3::expr> out;
-    z3::expr sp = caller_.reg(mips::reg::sp);
-    out.push_back((sp & c_.bv_val(abi_.stackAlign - 1, caller_.width())) == 0);
-    if (t_.abi == mips::Abi::N32)
-      for (unsigned r : {mips::reg::sp, mips::reg::ra, mips::reg::gp})
-        out.push_back(z3::sext(caller_.reg(r).extract(31, 0), 32) == caller_.reg(r));
-    for (const z3::expr& e : trampolineEntryFacts(caller_)) out.push_back(e);
-    return out;
-  }
 
   // The state the contract promises at the trampoline's entry.
   void buildEntry() {

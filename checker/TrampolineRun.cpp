@@ -3,13 +3,20 @@
 #include <algorithm>
 
 #include "checker/FrameAddresses.h"
+#include "checker/SideEffects.h"
 #include "encoder/Registers.h"
+#include "model/ExceptionEntry.h"
 
 namespace patchcheck {
 namespace {
 
 // Far more than any trampoline runs: a loop that never leaves is a fault.
+// Calls and returns count as steps, so a run that only jumps between the
+// callback and itself still ends.
 constexpr unsigned kMaxSteps = 1024;
+// Paths of one run; past this the run answers undecided instead of
+// growing without bound.
+constexpr unsigned kMaxPaths = 4096;
 
 struct Work {
   mips::Cpu cpu;
@@ -26,10 +33,20 @@ class Runner {
   }
 
   std::vector<TrampolineOutcome> run() {
+    unsigned paths = 0;
     while (!work_.empty()) {
+      if (++paths > kMaxPaths) {
+        undecided("more than " + std::to_string(kMaxPaths) + " paths through " + code_.contract.key());
+        break;
+      }
       Work w = std::move(work_.back());
       work_.pop_back();
       advance(w);
+    }
+    if (undecided_) {
+      TrampolineOutcome gap;
+      gap.undecided = *undecided_;
+      done_.push_back(std::move(gap));
     }
     return std::move(done_);
   }
@@ -44,6 +61,11 @@ class Runner {
   FrameAddresses frames_;
   std::vector<Work> work_;
   std::vector<TrampolineOutcome> done_;
+  std::optional<std::string> undecided_;
+
+  void undecided(const std::string& why) {
+    if (!undecided_) undecided_ = why;
+  }
 
   const mips::MachineState& caller() const { return *view_.caller; }
   std::string name(unsigned r) const { return std::string(mips::gprName(r, entry_.target.abi)); }
@@ -52,7 +74,10 @@ class Runner {
     z3::expr s = cond.simplify();
     if (s.is_false()) return false;
     if (s.is_true()) return true;
-    return feasible_(w.out.path, s) != Answer::Unsat;  // unknown: explore it
+    Answer a = feasible_(w.out.path, s);
+    // Unknown: the path is not explored, and the run says so (UNKNOWN).
+    if (a == Answer::Unknown) undecided("the solver could not decide a branch in " + code_.contract.key());
+    return a == Answer::Sat;
   }
 
   void violation(Work& w, const z3::expr& when, std::function<std::string(const z3::model&)> explain) {
@@ -120,9 +145,18 @@ class Runner {
     std::string origin = trampolineOrigin(code_, k);
     w.out.events.push_back(
         TrampolineEvent{TrampolineEvent::Kind::Step, w.cpu.pc, tw.fetched.word, &tw.fetched, origin, false});
+    mips::exceptionBoundary(w.cpu.state);  // an interrupt may come before any instruction
+    frames_.canonicalize(w.cpu.state);
     z3::expr before = w.cpu.state.memory;
+    size_t effectsBefore = w.cpu.state.effects.size();
     std::vector<mips::Fault> faults = w.cpu.step(tw.fetched);
     ++w.steps;
+    for (size_t e = effectsBefore; e < w.cpu.state.effects.size(); ++e)
+      if (auto why = forbiddenEffect(w.cpu.state.effects[e], code_.allowedEffects)) {
+        violation(w, c_.bool_val(true), [why = *why, origin](const z3::model&) { return why + " at " + origin; });
+        finish(w);
+        return false;
+      }
     frames_.canonicalize(w.cpu.state);
     storesBelowSp(w, before, origin, tw.text);
     for (const mips::Fault& f : faults) {
@@ -172,7 +206,7 @@ class Runner {
   }
 
   // `a` is sp + k for a numeral -64 KB <= k < 0: below sp, since
-  // trampolineEntryFacts keeps sp above 64 KB (no wrap-around). Decided
+  // AbiModel::entryAssumptions keeps sp above 64 KB (no wrap-around). Decided
   // here rather than by the solver, which pays for every such comparison.
   bool justBelow(const z3::expr& a, const z3::expr& sp) const {
     bool wide = entry_.target.is64();
@@ -217,18 +251,22 @@ class Runner {
     }
     if (possible(w, atCallback)) {
       if (!atCallback.is_true()) w.out.path.push_back(atCallback);
-      call(w);
-      work_.push_back(std::move(w));
+      if (call(w)) work_.push_back(std::move(w));
     }
   }
 
   // The callback: its arguments are checked, then the ABI models the call.
-  void call(Work& w) {
+  // False when the run ends here (a second call is already a fault).
+  bool call(Work& w) {
     mips::MachineState& st = w.cpu.state;
     const TrampolineCallback& cb = code_.contract.callback;
     unsigned bytes = abi_.slotBytes;
-    if (w.out.callbacks > 0)
+    ++w.steps;
+    if (w.out.callbacks > 0) {
       violation(w, c_.bool_val(true), [cb](const z3::model&) { return "calls " + cb.symbol + " a second time"; });
+      finish(w);
+      return false;
+    }
     z3::expr ip = st.address(st.reg(mips::reg::a0)), wantIp = view_.ip;
     violation(w, ip != wantIp, [ip, wantIp](const z3::model& m) {
       return "the ip argument (a0) is " + hex(valueIn(m, ip)) + "; the traced site's ip is " +
@@ -240,9 +278,12 @@ class Runner {
              "; the traced function's return address is " + hex(valueIn(m, wantParent));
     });
     if (cb.ops) {
+      // The ops pointer is a C pointer: 4 bytes under n32 (lw, sign-extended
+      // into the 64-bit register), 8 under n64.
       z3::expr ops = st.reg(mips::reg::a2);
       z3::expr at = code_.symbols.at(*cb.ops);
-      z3::expr want = caller().load(at, bytes);
+      z3::expr want = caller().load(at, abi_.pointerBytes);
+      if (abi_.pointerBytes * 8 < st.width()) want = z3::sext(want, st.width() - abi_.pointerBytes * 8);
       std::string sym = *cb.ops;
       violation(w, ops != want, [ops, want, sym](const z3::model& m) {
         return "the ops argument (a2) is " + hex(valueIn(m, ops)) + "; " + sym + " holds " + hex(valueIn(m, want));
@@ -311,6 +352,7 @@ class Runner {
     w.out.events.push_back(TrampolineEvent{TrampolineEvent::Kind::Callback, w.cpu.pc, {}, nullptr, cb.symbol, false});
     w.cpu.pc = back;
     ++w.out.callbacks;
+    return true;
   }
 
   // Back at the site: the caller's live state must be whole again.
@@ -375,20 +417,6 @@ std::optional<TrampolineOutcome> replayTrampoline(const TrampolineCode& code, co
   for (TrampolineOutcome& o : runTrampoline(concrete, cpu, concreteView, decided))
     if (holds(o.path)) return o;
   return std::nullopt;
-}
-
-std::vector<z3::expr> trampolineEntryFacts(const mips::MachineState& caller) {
-  z3::context& c = caller.ctx;
-  z3::expr sp = caller.reg(mips::reg::sp);
-  std::vector<z3::expr> out{z3::uge(caller.address(sp), c.bv_val(0x10000, 64))};
-  if (!caller.target.is64()) {
-    // 32-bit: nor within 64 KB of where a sign-extended address flips
-    // (0x80000000), so sp + k needs no wrap for |k| <= 64 KB.
-    z3::expr k = c.bv_val(0x10000, 32), k64 = c.bv_val(0x10000, 64);
-    out.push_back(z3::sext(sp + k, 32) == z3::sext(sp, 32) + k64);
-    out.push_back(z3::sext(sp - k, 32) == z3::sext(sp, 32) - k64);
-  }
-  return out;
 }
 
 }  // namespace patchcheck

@@ -11,6 +11,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,7 @@ struct TrampolineCode {
   std::map<std::string, z3::expr> symbols;  // the contract's own symbols (callback, data)
   std::vector<z3::expr> constraints;  // their placement; the code apart from the site
   int64_t ipOffset = 0;               // ip = resume + ipOffset for this spec's function
+  std::set<mips::EffectKind> allowedEffects;  // the spec's [site] allow_effects
 
   z3::expr entry() const;
   z3::expr callback() const { return symbols.at(contract.callback.symbol); }
@@ -64,6 +66,10 @@ struct TrampolineOutcome {
   std::vector<TrampolineEvent> events;
   std::optional<mips::Cpu> resumed;  // control reached the resume address
   unsigned callbacks = 0;
+  // Not a path but a gap: the solver could not decide a branch (or the run
+  // hit its path budget), so some paths were not explored. Whoever runs
+  // the trampoline must then answer UNKNOWN, never SAFE.
+  std::optional<std::string> undecided;
 };
 
 // Is `cond` possible together with `path` (and the caller's own facts)?
@@ -76,11 +82,6 @@ std::vector<TrampolineOutcome> runTrampoline(const TrampolineCode&, const mips::
 // path the model takes, or nothing when no path matches it.
 std::optional<TrampolineOutcome> replayTrampoline(const TrampolineCode&, const mips::Cpu& atEntry,
                                                   const CallerView&, const z3::model&);
-
-// Facts about the caller's state a trampoline relies on beyond the ABI's
-// entry facts: the kernel stack lies above the lowest 64 KB, so a frame
-// below sp never wraps around the address space.
-std::vector<z3::expr> trampolineEntryFacts(const mips::MachineState& caller);
 
 // "ftrace_regs_caller+0x10" for a trampoline address.
 std::string trampolineOrigin(const TrampolineCode&, size_t word);

@@ -82,7 +82,7 @@ class Loader {
     if (!errors_.empty()) return errors_;
     std::vector<TrampolineCode> out;
     for (const TrampolineContract& entry : contract_.entries) {
-      TrampolineCode code{entry, base(), words, symbols_, constraints_, ipOffset_};
+      TrampolineCode code{entry, base(), words, symbols_, constraints_, ipOffset_, {}};
       code.contract.source = shownPath(files_.assembly);
       out.push_back(std::move(code));
     }

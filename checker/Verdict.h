@@ -47,11 +47,22 @@ struct Counterexample {
 
 struct Counts {
   unsigned intermediateStates = 0;
+  // Of those, how many admit at least one feasible execution (a SAFE
+  // verdict needs all of them: else it would hold vacuously).
+  unsigned witnessedStates = 0;
   unsigned executions = 0;
   unsigned paths = 0;
   unsigned queries = 0;
   double seconds = 0;
 };
+
+// Does a verdict meet what the author claimed? An UNKNOWN neither
+// confirms nor refutes a claim: it is never "met", and never a mismatch
+// either (exit code 3, not 1).
+inline bool expectationMet(const std::optional<Expect>& expect, Verdict v) {
+  if (!expect) return v == Verdict::Safe;
+  return v != Verdict::Unknown && (*expect == Expect::Safe) == (v == Verdict::Safe);
+}
 
 struct TransitionResult {
   std::string spec;              // spec name
@@ -63,8 +74,7 @@ struct TransitionResult {
   std::optional<Expect> expect;
   bool expectationMet() const {
     if (!expect) return true;
-    if (verdict == Verdict::Unknown) return false;  // neither confirms nor refutes a claim
-    return (*expect == Expect::Safe) == (verdict == Verdict::Safe);
+    return patchcheck::expectationMet(expect, verdict);
   }
   Counts counts;
   std::optional<Counterexample> counterexample;
@@ -77,10 +87,12 @@ struct StateResult {
   std::string state;
   mips::Target target;
   Verdict verdict = Verdict::Safe;  // Safe: behaves exactly as declared
+  std::optional<Expect> expect;     // [expect] in the spec
   std::string declared;
   Counts counts;
   std::optional<Counterexample> counterexample;
   std::vector<std::string> notes;
+  std::string unknownReason;
 };
 
 // The modular proof of one trampoline entry's contract on one target

@@ -564,10 +564,12 @@ class Assembler {
     }
     uint64_t raw = applyReloc(e.reloc, uint64_t(e.value.addend));
     if (e.reloc == Reloc::Hi && opt_.requireLuiReach && opt_.target.is64() && d.mnemonic == "lui") {
-      uint64_t x = uint64_t(e.value.addend);
-      if (x != uint64_t(int64_t(int32_t(uint32_t(x)))))
-        return Mismatch{col, "address " + hex(x) + " is not a sign-extended 32-bit value: lui + daddiu cannot "
-                                 "form it (it lies outside the 32-bit compatibility segments)"};
+      // lui + daddiu %lo form x iff x + 0x8000 is a sign-extended 32-bit
+      // value (SymbolicWord.cpp says the same for symbolic addresses).
+      uint64_t rounded = uint64_t(e.value.addend) + 0x8000;
+      if (rounded != uint64_t(int64_t(int32_t(uint32_t(rounded)))))
+        return Mismatch{col, "address " + hex(uint64_t(e.value.addend)) + " cannot be formed by lui %hi + "
+                                 "daddiu %lo (it lies outside the 32-bit compatibility segments)"};
     }
     if (e.reloc != Reloc::None) {
       if (immediateWidth(k) != 16 || k == Opnd::LiSimm || k == Opnd::LiUimm || k == Opnd::LiHi)

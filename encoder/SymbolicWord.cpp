@@ -68,10 +68,15 @@ SymbolicWord symbolicWord(const AssembledWord& w, const Target& t, z3::context& 
                   std::string(w.desc->mnemonic) + "'");
       field = diff.extract(width + 1, 2);
     } else if (op.expr.reloc != Reloc::None) {
-      if (op.expr.reloc == Reloc::Hi && t.is64() && w.desc->mnemonic == "lui")
-        require(z3::sext(value.extract(31, 0), 32) == value,
-                op.expr.value.str() + " within the 32-bit compatibility segments (a sign-extended 32-bit "
-                                      "address: lui + daddiu form no other)");
+      if (op.expr.reloc == Reloc::Hi && t.is64() && w.desc->mnemonic == "lui") {
+        // lui gives a sign-extended 32-bit value, and daddiu %lo adds
+        // -0x8000..0x7fff in 64 bits: x is formed iff x + 0x8000 is a
+        // sign-extended 32-bit value (0xffffffff7fff8000 is, 0x7fff8000 is not).
+        z3::expr rounded = value + c.bv_val(0x8000, 64);
+        require(z3::sext(rounded.extract(31, 0), 32) == rounded,
+                op.expr.value.str() + " formed by lui %hi + daddiu %lo (in the 32-bit compatibility segments: "
+                                      "x + 0x8000 a sign-extended 32-bit value)");
+      }
       field = relocTerm(op.expr.reloc, value);
     } else {
       auto r = immediateRange(op.kind);

@@ -38,6 +38,7 @@ AbiModel AbiModel::of(Abi abi) {
     if (!m.isLive(r)) m.dead.push_back(r);  // at, v0, v1, t*, t8, t9, k0, k1
   m.stackAlign = o32 ? 8 : 16;
   m.slotBytes = o32 ? 4 : 8;
+  m.pointerBytes = abi == Abi::N64 ? 8 : 4;
   return m;
 }
 
@@ -60,6 +61,16 @@ z3::expr AbiModel::entryAssumptions(const MachineState& s) const {
   z3::expr ok = (sp & c.bv_val(stackAlign - 1, w)) == c.bv_val(0, w);
   if (abi == Abi::N32 && w == 64)
     for (unsigned r : {reg::sp, reg::ra, reg::gp}) ok = ok && s.reg(r) == z3::sext(s.reg(r).extract(31, 0), 32);
+  // A kernel stack never lies within 64 KB of either end of the address
+  // space, so sp + k (|k| <= 64 KB) never wraps: a store just below sp is
+  // below it, one just above is above it.
+  z3::expr addr = s.address(sp);
+  ok = ok && z3::uge(addr, c.bv_val(kStackMargin, 64)) && z3::ule(addr, c.bv_val(-kStackMargin, 64));
+  if (w == 32) {
+    // Nor within 64 KB of where a sign-extended address flips (0x80000000).
+    z3::expr k = c.bv_val(kStackMargin, 32), k64 = c.bv_val(kStackMargin, 64);
+    ok = ok && z3::sext(sp + k, 32) == z3::sext(sp, 32) + k64 && z3::sext(sp - k, 32) == z3::sext(sp, 32) - k64;
+  }
   return ok;
 }
 

@@ -18,6 +18,7 @@ struct AbiModel {
   std::vector<unsigned> dead;         // may change across a site: at, v0, v1, t*, k0, k1 ...
   unsigned stackAlign;                // 8 (o32) or 16 (n32/n64)
   unsigned slotBytes;                 // size of a saved register: 4 or 8
+  unsigned pointerBytes;              // size of a C pointer: 4 (o32, n32) or 8 (n64)
 
   static AbiModel of(Abi);
   bool isLive(unsigned reg) const;
@@ -25,10 +26,13 @@ struct AbiModel {
   // sp, and gp (Linux keeps thread_info in $28 under every ABI).
   bool preservedByCall(unsigned reg) const;
 
-  // What every ABI-conformant entry state satisfies: sp aligned to
+  // What every ABI-conformant kernel entry state satisfies: sp aligned to
   // stackAlign; under n32 (32-bit pointers in 64-bit registers) sp, ra and
-  // gp are sign-extended 32-bit values.
+  // gp are sign-extended 32-bit values; sp lies at least kStackMargin bytes
+  // from where an address wraps (and, on 32-bit ISAs, changes sign). Every
+  // proof (sites, trampolines, inline runs) assumes exactly these.
   z3::expr entryAssumptions(const MachineState&) const;
+  static constexpr uint64_t kStackMargin = 0x10000;
 };
 
 // A call to an external C function `name` from `state`: caller-saved

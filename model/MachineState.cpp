@@ -29,6 +29,21 @@ MachineState::MachineState(z3::context& c, const Target& t)
       memory(z3::const_array(c.bv_sort(64), c.bv_val(0, 8))),
       llbit(c.bool_val(false)) {}
 
+std::string_view name(EffectKind k) {
+  switch (k) {
+    case EffectKind::Barrier: return "barrier";
+    case EffectKind::Cp0Read: return "cp0-read";
+    case EffectKind::Cp0Write: return "cp0-write";
+    case EffectKind::InterruptEnable: return "interrupt-enable";
+    case EffectKind::CacheOp: return "cache";
+    case EffectKind::Tlb: return "tlb";
+    case EffectKind::Eret: return "eret";
+    case EffectKind::Wait: return "wait";
+    case EffectKind::Other: return "other";
+  }
+  return "other";
+}
+
 MachineState& MachineState::operator=(const MachineState& o) {
   if (&ctx != &o.ctx) throw std::logic_error("MachineState: assignment across Z3 contexts");
   target = o.target;
@@ -40,6 +55,11 @@ MachineState& MachineState::operator=(const MachineState& o) {
   llbit = o.llbit;
   freshCount = o.freshCount;
   concrete = o.concrete;
+  stored = o.stored;
+  storedSinceBoundary = o.storedSinceBoundary;
+  boundarySp = o.boundarySp;
+  havocCount = o.havocCount;
+  valuesFrom = o.valuesFrom;
   return *this;
 }
 
@@ -124,13 +144,22 @@ z3::expr MachineState::load(const z3::expr& addr64, unsigned bytes) const {
 void MachineState::store(const z3::expr& addr64, const z3::expr& value, unsigned bytes) {
   for (unsigned i = 0; i < bytes; ++i) {
     unsigned byte = target.endian == Endian::Big ? bytes - 1 - i : i;  // significance of byte i
-    memory = z3::store(memory, addr64 + ctx.bv_val(i, 64), value.extract(8 * byte + 7, 8 * byte));
+    z3::expr at = (addr64 + ctx.bv_val(i, 64)).simplify();
+    memory = z3::store(memory, at, value.extract(8 * byte + 7, 8 * byte));
+    stored.push_back(at);
+    storedSinceBoundary.push_back(at);
   }
 }
 
 z3::expr MachineState::fresh(const std::string& what, unsigned bits) {
   std::string n = what + "#" + std::to_string(++freshCount);
   return bits == 0 ? ctx.bool_const(n.c_str()) : ctx.bv_const(n.c_str(), bits);
+}
+
+z3::expr MachineState::havoc(const std::string& what, unsigned bits) {
+  std::string n = what + "@" + std::to_string(++havocCount);
+  z3::expr v = bits == 0 ? ctx.bool_const(n.c_str()) : ctx.bv_const(n.c_str(), bits);
+  return valuesFrom ? valuesFrom->eval(v, true) : v;
 }
 
 MachineState MachineState::evaluatedIn(const z3::model& m) const {
@@ -140,7 +169,11 @@ MachineState MachineState::evaluatedIn(const z3::model& m) const {
   out.lo = m.eval(lo, true);
   out.memory = m.eval(memory, true);
   out.llbit = m.eval(llbit, true);
+  for (auto* list : {&out.stored, &out.storedSinceBoundary})
+    for (z3::expr& a : *list) a = m.eval(a, true);
+  if (out.boundarySp) out.boundarySp = m.eval(*out.boundarySp, true);
   out.concrete = true;
+  out.valuesFrom = &m;
   return out;
 }
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "encoder/Target.h"
+#include "model/EffectKind.h"
 
 namespace patchcheck::mips {
 
@@ -19,6 +20,7 @@ struct SideEffect {
   std::string what;        // "cache 0x15", "mtc0 $12,0", "sync 0", "eret", ...
   z3::expr address;        // the address it touched, or the pc
   std::optional<z3::expr> value = std::nullopt;  // the value written (mtc0, dmtc0), if any
+  EffectKind kind = EffectKind::Other;
 };
 
 struct MachineState {
@@ -46,6 +48,15 @@ struct MachineState {
   // Concrete mode: choices the architecture leaves open (sc success) take
   // their deterministic hardware value instead of a fresh constant.
   bool concrete = false;
+  // What exception entries may overwrite (model/ExceptionEntry.h): every
+  // byte address stored to, those stored since the last exception
+  // boundary, and the sp (as an address) at that boundary.
+  std::vector<z3::expr> stored, storedSinceBoundary;
+  std::optional<z3::expr> boundarySp;
+  unsigned havocCount = 0;
+  // Set by evaluatedIn: values no instruction determines (havoc) are read
+  // from this model, so a replay takes the counterexample's values.
+  const z3::model* valuesFrom = nullptr;
 
   unsigned width() const { return target.gprBits(); }
   z3::expr reg(unsigned r) const { return gpr[r & 31]; }
@@ -63,6 +74,10 @@ struct MachineState {
   // A value no instruction determines (mfc0 result, sc success...): a new
   // constant "what#N"; bits == 0 makes a boolean.
   z3::expr fresh(const std::string& what, unsigned bits);
+  // A value something outside the program writes (an exception handler):
+  // a new constant "what@N" numbered apart from fresh(), or, in a replay,
+  // that constant's value in the counterexample's model.
+  z3::expr havoc(const std::string& what, unsigned bits);
 
   z3::expr load(const z3::expr& addr64, unsigned bytes) const;  // endian-aware
   z3::expr loadByte(const z3::expr& addr64) const;

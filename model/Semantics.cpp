@@ -89,8 +89,8 @@ class Execution {
     if (w.is_false()) return;
     effect_.faults.push_back(Fault{k, w, detail.empty() ? text() : text() + ": " + detail});
   }
-  void effect(std::string what, const z3::expr& address) {
-    s_.effects.push_back(SideEffect{std::move(what), address.simplify()});
+  void effect(std::string what, const z3::expr& address, EffectKind kind) {
+    s_.effects.push_back(SideEffect{std::move(what), address.simplify(), std::nullopt, kind});
   }
   void set(unsigned r, const z3::expr& v) { s_.setReg(r, v.simplify()); }
 
@@ -536,7 +536,7 @@ StepEffect Execution::run() {
                   "); a re-execution after an exception in the delay slot would jump to the link");
       requireJumpAligned(target, c_.bool_val(true));
       if (link) set(rd(), s_.fromAddress(pcPlus(8)));
-      if (op == Op::JrHb || op == Op::JalrHb) effect("hazard barrier", target);
+      if (op == Op::JrHb || op == Op::JalrHb) effect("hazard barrier", target, EffectKind::Barrier);
       delayed(c_.bool_val(true), target);
       break;
     }
@@ -597,12 +597,12 @@ StepEffect Execution::run() {
     }
 
     // --- barriers and cache
-    case Op::Sync: effect("sync " + std::to_string(sa()), pc_); break;
-    case Op::Synci: effect("synci", effectiveAddress(memOperand())); break;
+    case Op::Sync: effect("sync " + std::to_string(sa()), pc_, EffectKind::Barrier); break;
+    case Op::Synci: effect("synci", effectiveAddress(memOperand()), EffectKind::Barrier); break;
     case Op::Cache: {
       char buf[16];
       snprintf(buf, sizeof buf, "cache 0x%02x", rt());
-      effect(buf, effectiveAddress(memOperand()));
+      effect(buf, effectiveAddress(memOperand()), EffectKind::CacheOp);
       break;
     }
     case Op::Pref:  // a hint: no architectural effect, but R6 reserves hints 24-31
@@ -613,11 +613,11 @@ StepEffect Execution::run() {
 
     // --- system
     case Op::Eret: case Op::Deret:
-      effect(std::string(f_.desc->mnemonic), pc_);
+      effect(std::string(f_.desc->mnemonic), pc_, EffectKind::Eret);
       fault(FaultKind::Eret, c_.bool_val(true), "");
       break;
     case Op::Wait:
-      effect("wait", pc_);
+      effect("wait", pc_, EffectKind::Wait);
       fault(FaultKind::Wait, c_.bool_val(true), "");
       break;
     case Op::Break: fault(FaultKind::Break, c_.bool_val(true), ""); break;
@@ -640,18 +640,18 @@ StepEffect Execution::run() {
     case Op::Mfc0: case Op::Dmfc0: {
       std::string reg = "cp0." + std::to_string(rd()) + "." + std::to_string(f_.bits & 7);
       set(rt(), cp0Value(reg, op == Op::Dmfc0));
-      effect(text(), pc_);
+      effect(text(), pc_, EffectKind::Cp0Read);
       break;
     }
     case Op::Mtc0: case Op::Dmtc0:
-      s_.effects.push_back(SideEffect{text(), pc_, R(rt())});
+      s_.effects.push_back(SideEffect{text(), pc_, R(rt()), EffectKind::Cp0Write});
       break;
     case Op::Di: case Op::Ei:
       set(rt(), cp0Value("cp0.status", false));  // rt = 0 when omitted: dropped
-      effect(std::string(f_.desc->mnemonic), pc_);
+      effect(std::string(f_.desc->mnemonic), pc_, EffectKind::InterruptEnable);
       break;
     case Op::Tlbp: case Op::Tlbr: case Op::Tlbwi: case Op::Tlbwr:
-      effect(std::string(f_.desc->mnemonic), pc_);
+      effect(std::string(f_.desc->mnemonic), pc_, EffectKind::Tlb);
       break;
   }
   return effect_;

@@ -21,6 +21,9 @@ TEST_CASE("argument, callee-saved and dead registers per ABI", "[model_abi]") {
   CHECK(n64.stackAlign == 16);
   CHECK(o32.slotBytes == 4);
   CHECK(n32.slotBytes == 8);
+  CHECK(o32.pointerBytes == 4);
+  CHECK(n32.pointerBytes == 4);  // C pointers are 32-bit under n32
+  CHECK(n64.pointerBytes == 8);
   for (const AbiModel* m : {&o32, &n32, &n64}) {
     for (unsigned r : {16u, 17u, 23u, 30u}) CHECK(contains(m->calleeSaved, r));
     for (unsigned r : {29u, 31u, 28u, 4u}) CHECK(m->isLive(r));

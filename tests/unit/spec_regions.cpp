@@ -111,4 +111,13 @@ TEST_CASE("MIPS64: lui %hi of an address outside the 32-bit compatibility segmen
   // CKSEG0 (the default kernel text) is in reach.
   CHECK(placementError(siteSpec("isa = \"mips64r2\"", "F = { in = \"kernel-text\" }\nT = { in = \"kernel-text\" }",
                                 "lui at, %hi(T)")) == "");
+  // lui 0x8000 + daddiu -0x8000 forms 0xffffffff7fff8000 (x + 0x8000 is
+  // sign-extended), symbolic or concrete.
+  std::string low = "[regions]\nkernel-text = [\"0xffffffff7fff8000\", \"0xffffffff7fff8000\"]";
+  CHECK(placementError(siteSpec("isa = \"mips64r2\"",
+                                "F = { value = \"0xffffffff80100000\" }\nT = { in = \"kernel-text\", align = 4 }\n" + low,
+                                "lui at, %hi(T)")) == "");
+  CHECK(placementError(siteSpec("isa = \"mips64r2\"",
+                                "F = { value = \"0xffffffff80100000\" }\nT = { value = \"0xffffffff7fff8000\" }",
+                                "lui at, %hi(T)")) == "");
 }

@@ -18,6 +18,9 @@ namespace {
 std::vector<SpecResult> run(const Spec& spec, const std::vector<mips::Target>& targets, bool inlined) {
   CheckOptions opt;
   opt.inlineTrampolines = inlined;
+  // Inline runs ask a few hard questions (seconds each, more on a loaded
+  // machine): agreement is the point here, so give them room.
+  opt.timeoutMs = inlined ? 120000 : opt.timeoutMs;
   auto r = checkTargets(spec, targets, opt, RunControl{2, nullptr});
   if (auto* e = std::get_if<Diagnostics>(&r)) FAIL(e->front().str());
   return std::get<std::vector<SpecResult>>(std::move(r));

@@ -107,6 +107,37 @@ TEST_CASE("a wrong ip argument fails the proof", "[trampoline_proof]") {
   CHECK_THAT(k.refutation->rule, Contains("(a0) is " + hex(f + 4)));
 }
 
+// The kernel's exception entry saves its frame just below sp at any
+// instruction boundary (model/ExceptionEntry.h): data kept below sp is lost.
+TEST_CASE("a value saved below sp before the frame exists fails the proof", "[trampoline_proof]") {
+  TrampolineContract k = proveBuggy("store_below_sp.S");
+  CHECK_THAT(k.refutation->rule, Contains("ra is not restored"));
+}
+
+TEST_CASE("a value reloaded from a released frame fails the proof", "[trampoline_proof]") {
+  TrampolineContract k = proveBuggy("reload_after_release.S");
+  CHECK_THAT(k.refutation->rule, Contains("jumps to"));
+}
+
+TEST_CASE("a trampoline returning with jr ra ends and fails the proof", "[trampoline_proof]") {
+  TrampolineContract k = proveBuggy("jr_ra.S");
+  CHECK_THAT(k.refutation->rule, Contains("jumps to"));
+}
+
+TEST_CASE("a solver that cannot decide makes the proof UNKNOWN, and it ends", "[trampoline_proof]") {
+  Spec spec = patchableEntry();
+  z3::context c;
+  auto site = SiteInstance::make(spec, kN64, c);
+  REQUIRE(std::holds_alternative<SiteInstance>(site));
+  auto codes = loadTrampoline({kData + "/trampolines/jr_ra.S", kData + "/trampolines/contract_64.toml"},
+                              "ftrace_regs_caller", std::get<SiteInstance>(site));
+  REQUIRE(std::holds_alternative<std::vector<TrampolineCode>>(codes));
+  TrampolineCode code = std::get<std::vector<TrampolineCode>>(codes).front();
+  proveTrampoline(code, std::get<SiteInstance>(site), 1);  // 1 ms per question
+  CHECK_FALSE(code.contract.proven);
+  if (!code.contract.refutation) CHECK_FALSE(code.contract.unknownReason.empty());
+}
+
 TEST_CASE("an unbalanced stack fails the proof", "[trampoline_proof]") {
   TrampolineContract k = proveBuggy("unbalanced_stack.S");
   CHECK_THAT(k.refutation->rule, Contains("sp is not restored"));
