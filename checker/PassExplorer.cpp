@@ -627,6 +627,9 @@ class Explorer {
         break;
       }
     cx.rule = broken ? broken->violation.explain(m) : "?";
+    if (broken && mips::dependsOnException(broken->violation.when))
+      cx.details.push_back("an exception at an instruction boundary may overwrite k0, k1 and the frame below sp "
+                           "(the kernel's exception entry): this counterexample relies on it");
     std::map<unsigned, std::string> seen;
     // Events after the broken rule happened under other assumptions.
     size_t shown = broken ? broken->events : n.events.size();

@@ -5,6 +5,7 @@
 
 #include "encoder/Printer.h"
 #include "encoder/Registers.h"
+#include "model/ExceptionEntry.h"
 
 namespace patchcheck {
 namespace {
@@ -102,6 +103,9 @@ class Proof {
     for (const Violation& v : o.violations)
       if (m.eval(v.when, true).is_true()) {
         cx.rule = "trampoline " + code_.contract.key() + " breaks its contract: " + v.explain(m);
+        if (mips::dependsOnException(v.when))
+          cx.details.push_back("an exception at an instruction boundary may overwrite k0, k1 and the frame below "
+                               "sp (the kernel's exception entry): this counterexample relies on it");
         break;
       }
     for (const TrampolineEvent& e : o.events) {

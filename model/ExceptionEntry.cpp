@@ -52,4 +52,20 @@ void exceptionBoundary(MachineState& s) {
   s.boundarySp = sp;
 }
 
+bool dependsOnException(const z3::expr& e) {
+  std::set<unsigned> seen;
+  std::vector<z3::expr> todo{e};
+  while (!todo.empty()) {
+    z3::expr x = todo.back();
+    todo.pop_back();
+    if (!seen.insert(x.id()).second || !x.is_app()) continue;
+    if (x.num_args() == 0) {
+      if (x.decl().name().str().rfind("exc.", 0) == 0) return true;
+      continue;
+    }
+    for (unsigned i = 0; i < x.num_args(); ++i) todo.push_back(x.arg(i));
+  }
+  return false;
+}
+
 }  // namespace patchcheck::mips

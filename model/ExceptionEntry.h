@@ -23,4 +23,7 @@ uint64_t exceptionFrameBytes(const Target&);
 // frame below the current sp becomes unknown.
 void exceptionBoundary(MachineState&);
 
+// Does the term depend on a value an exception left (exceptionBoundary's)?
+bool dependsOnException(const z3::expr&);
+
 }  // namespace patchcheck::mips
