@@ -10,6 +10,7 @@
 #include "checker/PatchTable.h"
 #include "checker/Report.h"
 #include "checker/Sarif.h"
+#include "checker/TrampolineDirOption.h"
 
 namespace patchcheck {
 namespace {
@@ -20,6 +21,7 @@ struct GateArgs {
   bool matrix = false;
   unsigned timeoutMs = 20000;
   unsigned jobs = defaultJobs();
+  TrampolineDirOption trampolines;
 };
 
 void fail(const Diagnostics& ds) {
@@ -27,6 +29,11 @@ void fail(const Diagnostics& ds) {
 }
 
 int runGate(const GateArgs& a) {
+  for (auto p : {jobsProblem(a.jobs), a.trampolines.problem()})
+    if (p) {
+      std::cerr << "<command line>: error: " << *p << "\n";
+      return 2;
+    }
   std::vector<nlohmann::json> baselines;
   if (!a.baselines.empty()) {
     auto b = loadBaselines(a.baselines);
@@ -41,6 +48,7 @@ int runGate(const GateArgs& a) {
     auto loaded = loadSpec(path);
     if (auto* e = std::get_if<Diagnostics>(&loaded)) return fail(*e), 2;
     specs.push_back(std::get<Spec>(std::move(loaded)));
+    a.trampolines.applyTo(specs.back());
   }
   RunResults rr;
   std::vector<const Spec*> specOf;
@@ -115,6 +123,7 @@ void addGateCommand(CLI::App& app, int& exitCode) {
   cmd->add_flag("--matrix", args->matrix, "every [target] matrix entry, in both endians");
   cmd->add_option("--timeout", args->timeoutMs, "solver timeout per query in ms");
   cmd->add_option("-j,--jobs", args->jobs, "checks in parallel (default: cores)");
+  args->trampolines.addTo(*cmd);
   cmd->callback([args, &exitCode] { exitCode = runGate(*args); });
 }
 
