@@ -293,13 +293,12 @@ std::variant<TrampolineSet, Diagnostics> loadTrampolines(const Spec& spec, const
       continue;
     }
     if (!files) {
-      std::string shown = fs::path(path).is_absolute() ? path : (fs::path(spec.trampolineDir) / path).string();
-      errs.push_back({where, "trampoline '" + symbol + "': no file " + treeName(spec.root, shown) +
-                                 " (nor a _32/_64 variant)"});
+      std::string wanted = fs::path(path).is_absolute() ? path : (fs::path(spec.trampolineDir) / path).string();
+      errs.push_back({where, "trampoline '" + symbol + "': no file " + wanted + " (nor a _32/_64 variant)"});
       continue;
     }
     if (!std::filesystem::exists(files->contract)) {
-      errs.push_back({where, "trampoline '" + symbol + "': no contract file " + treeName(spec.root, files->contract) +
+      errs.push_back({where, "trampoline '" + symbol + "': no contract file " + files->contract +
                                  " beside its assembly (docs/trampolines.md)"});
       continue;
     }

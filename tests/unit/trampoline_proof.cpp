@@ -157,7 +157,7 @@ TEST_CASE("a missing trampoline or contract file is an input error at its [tramp
   REQUIRE(std::holds_alternative<Diagnostics>(a));
   CHECK(std::get<Diagnostics>(a).front().where.line == 7);
   CHECK(std::get<Diagnostics>(a).front().where.column == 5);
-  CHECK_THAT(std::get<Diagnostics>(a).front().message, Contains("no file trampolines/mips/no_such_trampoline.S"));
+  CHECK_THAT(std::get<Diagnostics>(a).front().message, Contains("trampolines/mips/no_such_trampoline.S (nor a _32/_64 variant)"));
   // An assembly file without its contract beside it.
   Spec noContract = spec(kData + "/trampolines/wrong_ip.S");
   auto b = SiteInstance::make(noContract, noContract.target, c);
