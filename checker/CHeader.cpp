@@ -101,6 +101,10 @@ std::string cHeader(const json& table, const std::string& jsonFileName) {
     << "#ifndef " << guard << "\n#define " << guard << "\n\n"
     << "#ifdef __KERNEL__\n#include <linux/types.h>\n#else\n#include <stdint.h>\n"
     << "typedef uint32_t u32;\ntypedef uint64_t u64;\n#endif\n\n"
+    << "#ifndef PATCHCHECK_UNUSED\n"
+    << "/* A file that includes this header need not use every table. */\n"
+    << "#ifdef __KERNEL__\n#define PATCHCHECK_UNUSED\t__maybe_unused\n#else\n"
+    << "#define PATCHCHECK_UNUSED\t__attribute__((unused))\n#endif\n#endif\n\n"
     << "#ifndef PATCHCHECK_STEP_WRITE\n"
     << "/* A transition is an array of steps, { op | word index, word }, in order. */\n"
     << "#define PATCHCHECK_STEP_WRITE\t\t0x01000000u\t/* write the word */\n"
@@ -126,7 +130,7 @@ std::string cHeader(const json& table, const std::string& jsonFileName) {
         encoders[st].push_back(w.contains("word") ? "" : fn);
         if (!w.contains("word")) o << encoder(fn, w);
       }
-      o << "static const u32 " << tp << "_" << cIdentifier(st) << "[" << words << "] = {\n";
+      o << "static const u32 " << tp << "_" << cIdentifier(st) << "[" << words << "] PATCHCHECK_UNUSED = {\n";
       for (const json& w : s["words"])
         o << "\t" << wordLiteral(w) << ",\t" << comment(w, encoders[st][w["index"].get<unsigned>()]) << "\n";
       o << "};\n";
@@ -147,7 +151,7 @@ std::string cHeader(const json& table, const std::string& jsonFileName) {
           o << encoder(name + "_step" + std::to_string(k), s);
         ++k;
       }
-      o << "static const u32 " << name << "[" << tr["steps"].size() << "][2] = {\n";
+      o << "static const u32 " << name << "[" << tr["steps"].size() << "][2] PATCHCHECK_UNUSED = {\n";
       k = 0;
       for (const json& s : tr["steps"]) {
         std::string op = s["op"];

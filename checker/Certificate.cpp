@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "checker/Sha256.h"
+#include "checker/SpecTree.h"
 #include "encoder/InstructionTable.h"
 
 namespace patchcheck {
@@ -34,11 +35,14 @@ std::optional<std::string> readFile(const fs::path& p) {
   return s.str();
 }
 
-// The files a [trampolines] entry may name (trampolines/<path>, its _32/_64
-// variants, and the contract .toml beside each), those that exist.
-nlohmann::json trampolineFiles(const std::string& path) {
+// The files a [trampolines] entry may name (<path> under the spec's
+// trampoline directory, its _32/_64 variants, and the contract .toml beside
+// each), those that exist, named from the spec's tree root.
+nlohmann::json trampolineFiles(const Spec& spec, const std::string& path) {
   fs::path given(path);
-  fs::path full = given.is_absolute() ? given : fs::path(PATCHCHECK_SOURCE_DIR) / "trampolines" / given;
+  nlohmann::json files = nlohmann::json::array();
+  if (!given.is_absolute() && spec.trampolineDir.empty()) return files;
+  fs::path full = given.is_absolute() ? given : fs::path(spec.trampolineDir) / given;
   std::vector<fs::path> candidates = {full};
   if (full.extension() == ".S")
     for (const char* w : {"_32", "_64"}) {
@@ -46,13 +50,9 @@ nlohmann::json trampolineFiles(const std::string& path) {
       v.replace_filename(full.stem().string() + w + ".S");
       candidates.push_back(v);
     }
-  nlohmann::json files = nlohmann::json::array();
   for (const fs::path& c : candidates)
     for (fs::path p : {c, fs::path(c).replace_extension(".toml")})
-      if (auto text = readFile(p)) {
-        std::string rel = given.is_absolute() ? p.string() : fs::relative(p, PATCHCHECK_SOURCE_DIR).string();
-        files.push_back({{"file", rel}, {"sha256", sha256Hex(*text)}});
-      }
+      if (auto text = readFile(p)) files.push_back({{"file", treeName(spec.root, p.string())}, {"sha256", sha256Hex(*text)}});
   return files;
 }
 
@@ -72,7 +72,7 @@ nlohmann::json certificateInputs(const Spec& spec, unsigned timeoutMs) {
   c["spec_sha256"] = sha256Hex(spec.text);
   c["trampolines"] = nlohmann::json::array();
   for (const auto& [symbol, path] : spec.trampolines)
-    c["trampolines"].push_back({{"symbol", symbol}, {"path", path}, {"files", trampolineFiles(path)}});
+    c["trampolines"].push_back({{"symbol", symbol}, {"path", path}, {"files", trampolineFiles(spec, path)}});
   c["instruction_table_sha256"] = sha256Hex(instructionTableText());
   c["tool"] = std::string("patchcheck ") + PATCHCHECK_VERSION;
   c["model"] = {{"fetch", fetchName(spec.model.fetch)},

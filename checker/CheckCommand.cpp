@@ -1,5 +1,7 @@
 // `patchcheck check`: prove each transition of each spec safe, or show why not.
+#include <algorithm>
 #include <iostream>
+#include <set>
 
 #include "checker/CheckRun.h"
 #include "checker/Checker.h"
@@ -8,6 +10,7 @@
 #include "checker/Report.h"
 #include "checker/SpecTarget.h"
 #include "checker/TargetOptions.h"
+#include "checker/TrampolineDirOption.h"
 
 namespace patchcheck {
 namespace {
@@ -20,9 +23,36 @@ struct CheckArgs {
   Budget budget;
   unsigned jobs = defaultJobs();
   TargetOptions target;
+  TrampolineDirOption trampolines;
 };
 
+// The targets a spec runs on: its [target] or matrix, with the command
+// line's --isa/--endian/--abi over each; targets the override made equal
+// are checked once.
+std::vector<mips::Target> targetsFor(const Spec& spec, const CheckArgs& a) {
+  std::vector<mips::Target> out;
+  for (mips::Target t : targetsOf(spec, a.matrix)) {
+    if (!a.target.isa.empty() || !a.target.endian.empty() || !a.target.abi.empty()) t = a.target.over(t);
+    if (std::none_of(out.begin(), out.end(), [&](const mips::Target& o) { return o.str() == t.str(); }))
+      out.push_back(t);
+  }
+  return out;
+}
+
+// Prints each distinct diagnostic once, in order: a spec line that is wrong
+// for every target is one error, not one per target.
+void printDistinct(const Diagnostics& ds) {
+  std::set<std::string> seen;
+  for (const Diagnostic& d : ds)
+    if (seen.insert(d.str()).second) std::cerr << d.str() << "\n";
+}
+
 int runCheck(const CheckArgs& a) {
+  for (auto p : {jobsProblem(a.jobs), a.trampolines.problem()})
+    if (p) {
+      std::cerr << "<command line>: error: " << *p << "\n";
+      return 2;
+    }
   Progress progress("check");  // each job below is its own checker run with its own Z3 context
   RunResults rr;
   for (const std::string& path : a.specs) {
@@ -31,24 +61,26 @@ int runCheck(const CheckArgs& a) {
       for (const auto& d : *e) std::cerr << d.str() << "\n";
       return 2;
     }
-    const Spec& spec = std::get<Spec>(loaded);
+    Spec& spec = std::get<Spec>(loaded);
+    a.trampolines.applyTo(spec);
     CheckOptions opt;
     opt.timeoutMs = a.timeoutMs;
     opt.budget = a.budget;
     opt.inlineTrampolines = a.inlineTrampolines;
     if (!a.transition.empty()) opt.transition = a.transition;
-    std::vector<mips::Target> targets = targetsOf(spec, a.matrix);
-    if (!a.target.isa.empty() || !a.target.endian.empty() || !a.target.abi.empty())
-      for (auto& t : targets) t = a.target.over(t);
+    std::vector<mips::Target> targets = targetsFor(spec, a);
+    Diagnostics errors;
     for (const mips::Target& t : targets) {
       if (auto p = mips::targetProblem(t)) {
         std::cerr << "<command line>: error: " << *p << "\n";
         return 2;
       }
-      if (Diagnostics d = checkSpecForTarget(spec, t); !d.empty()) {
-        for (const auto& x : d) std::cerr << x.str() << "\n";
-        return 2;
-      }
+      Diagnostics d = checkSpecForTarget(spec, t);
+      errors.insert(errors.end(), d.begin(), d.end());
+    }
+    if (!errors.empty()) {
+      printDistinct(errors);
+      return 2;
     }
     auto results = checkTargets(spec, targets, opt, {a.jobs, &progress});
     if (auto* e = std::get_if<Diagnostics>(&results)) {
@@ -92,6 +124,7 @@ void addCheckCommand(CLI::App& app, int& exitCode) {
   cmd->add_option("--max-memory", args->budget.maxMemoryMiB, "resident memory (MiB) past which an exploration answers UNKNOWN");
   cmd->add_option("-j,--jobs", args->jobs, "transitions and matrix entries checked in parallel (default: cores)");
   args->target.addTo(*cmd);
+  args->trampolines.addTo(*cmd);
   cmd->callback([args, &exitCode] { exitCode = runCheck(*args); });
 }
 

@@ -103,6 +103,7 @@ TrampolineResult trampolineResult(const TrampolineContract& k, const mips::Targe
   TrampolineResult r;
   r.entry = k.key();
   r.source = k.source;
+  r.sourceSha256 = k.sourceSha256;
   r.target = t;
   r.verdict = k.proven ? Verdict::Safe : k.refutation ? Verdict::Unsafe : Verdict::Unknown;
   r.counts = k.proofCounts;

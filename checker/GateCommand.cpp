@@ -10,6 +10,7 @@
 #include "checker/PatchTable.h"
 #include "checker/Report.h"
 #include "checker/Sarif.h"
+#include "checker/TrampolineDirOption.h"
 
 namespace patchcheck {
 namespace {
@@ -21,6 +22,7 @@ struct GateArgs {
   unsigned timeoutMs = 20000;
   Budget budget;
   unsigned jobs = defaultJobs();
+  TrampolineDirOption trampolines;
 };
 
 void fail(const Diagnostics& ds) {
@@ -28,6 +30,11 @@ void fail(const Diagnostics& ds) {
 }
 
 int runGate(const GateArgs& a) {
+  for (auto p : {jobsProblem(a.jobs), a.trampolines.problem()})
+    if (p) {
+      std::cerr << "<command line>: error: " << *p << "\n";
+      return 2;
+    }
   std::vector<nlohmann::json> baselines;
   if (!a.baselines.empty()) {
     auto b = loadBaselines(a.baselines);
@@ -42,6 +49,7 @@ int runGate(const GateArgs& a) {
     auto loaded = loadSpec(path);
     if (auto* e = std::get_if<Diagnostics>(&loaded)) return fail(*e), 2;
     specs.push_back(std::get<Spec>(std::move(loaded)));
+    a.trampolines.applyTo(specs.back());
   }
   RunResults rr;
   std::vector<const Spec*> specOf;
@@ -121,6 +129,7 @@ void addGateCommand(CLI::App& app, int& exitCode) {
                   "executions one exploration may take before it answers UNKNOWN");
   cmd->add_option("--max-memory", args->budget.maxMemoryMiB, "resident memory (MiB) past which an exploration answers UNKNOWN");
   cmd->add_option("-j,--jobs", args->jobs, "checks in parallel (default: cores)");
+  args->trampolines.addTo(*cmd);
   cmd->callback([args, &exitCode] { exitCode = runGate(*args); });
 }
 

@@ -6,6 +6,7 @@
 #include "checker/AtomicFile.h"
 #include "checker/Commands.h"
 #include "checker/TargetOptions.h"
+#include "checker/TrampolineDirOption.h"
 #include "checker/Trampolines.h"
 #include "checker/TransitionGraph.h"
 
@@ -17,6 +18,7 @@ struct GraphArgs {
   bool counterexample = false;
   unsigned timeoutMs = 20000;
   TargetOptions target;
+  TrampolineDirOption trampolines;
 };
 
 int runGraph(const GraphArgs& a) {
@@ -25,12 +27,17 @@ int runGraph(const GraphArgs& a) {
     std::cerr << "<command line>: error: -o wants a .svg, .png or .dot file, got '" << a.output << "'\n";
     return 2;
   }
+  if (auto p = a.trampolines.problem()) {
+    std::cerr << "<command line>: error: " << *p << "\n";
+    return 2;
+  }
   auto loaded = loadSpec(a.spec);
   if (auto* e = std::get_if<Diagnostics>(&loaded)) {
     for (const auto& d : *e) std::cerr << d.str() << "\n";
     return 2;
   }
-  const Spec& spec = std::get<Spec>(loaded);
+  Spec& spec = std::get<Spec>(loaded);
+  a.trampolines.applyTo(spec);
   mips::Target t = a.target.over(spec.target);
   if (auto p = mips::targetProblem(t)) {
     std::cerr << "<command line>: error: " << *p << "\n";
@@ -84,6 +91,7 @@ void addGraphCommand(CLI::App& app, int& exitCode) {
   cmd->add_flag("--counterexample", args->counterexample, "draw the failing execution as a timeline");
   cmd->add_option("--timeout", args->timeoutMs, "solver timeout per query in ms");
   args->target.addTo(*cmd);
+  args->trampolines.addTo(*cmd);
   cmd->callback([args, &exitCode] { exitCode = runGraph(*args); });
 }
 

@@ -11,6 +11,11 @@ unsigned defaultJobs() {
   return n ? n : 1;
 }
 
+std::optional<std::string> jobsProblem(unsigned jobs) {
+  if (jobs == 0) return "--jobs 0: at least one job must run (--jobs 1 checks one thing at a time)";
+  return std::nullopt;
+}
+
 void runJobs(unsigned jobs, size_t count, const std::function<void(size_t)>& work) {
   if (jobs <= 1 || count <= 1) {
     for (size_t i = 0; i < count; ++i) work(i);

@@ -6,6 +6,7 @@
 
 #include "checker/Certificate.h"
 #include "checker/SpecTarget.h"
+#include "checker/SpecTree.h"
 
 namespace patchcheck {
 namespace {
@@ -120,7 +121,7 @@ std::variant<nlohmann::json, Diagnostics> patchTable(const Spec& spec, const std
                                                      const TableOptions& opt) {
   nlohmann::json table;
   table["format"] = "patchcheck-table/1";
-  table["spec"] = {{"name", spec.name}, {"path", spec.path}, {"summary", spec.summary}, {"function", spec.function},
+  table["spec"] = {{"name", spec.name}, {"path", treeName(spec.root, spec.path)}, {"summary", spec.summary}, {"function", spec.function},
                    {"words", spec.words}, {"prefix", cIdentifier(spec.name)}};
   table["options"] = {{"matrix", opt.matrix}};
   Counts total;
@@ -134,7 +135,8 @@ std::variant<nlohmann::json, Diagnostics> patchTable(const Spec& spec, const std
     // The trampolines' own proofs, which every `call` in the table relies on.
     tj["trampolines"] = nlohmann::json::array();
     for (const TrampolineResult& k : results[ti].trampolines)
-      tj["trampolines"].push_back({{"entry", k.entry}, {"source", k.source}, {"verdict", name(k.verdict)},
+      tj["trampolines"].push_back({{"entry", k.entry}, {"source", k.source}, {"source_sha256", k.sourceSha256},
+                                   {"verdict", name(k.verdict)},
                                    {"paths", k.counts.paths}, {"queries", k.counts.queries}});
     std::map<std::string, std::vector<nlohmann::json>> words;  // state -> word entries
     tj["states"] = nlohmann::json::array();

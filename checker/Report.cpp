@@ -138,6 +138,28 @@ void printSummaryTable(std::ostream& o, const RunResults& rr) {
         << "\n";
     }
   }
+  o << summaryLine(rr) << "\n";
+}
+
+std::string summaryLine(const RunResults& rr) {
+  unsigned checked = 0, safe = 0, unsafe = 0, unknown = 0, expected = 0, missed = 0, unproven = 0;
+  for (const SpecResult& r : rr.specs) {
+    for (const TrampolineResult& k : r.trampolines) unproven += k.verdict != Verdict::Safe;
+    for (const TransitionResult& t : r.transitions) {
+      ++checked;
+      safe += t.verdict == Verdict::Safe;
+      unsafe += t.verdict == Verdict::Unsafe;
+      unknown += t.verdict == Verdict::Unknown;
+      expected += t.expect.has_value();
+      missed += t.expect && !t.expectationMet();
+    }
+  }
+  std::ostringstream o;
+  o << "summary: " << checked << " checked: " << safe << " SAFE, " << unsafe << " UNSAFE, " << unknown << " UNKNOWN; ";
+  if (missed) o << missed << " of " << expected << " expectations MISSED";
+  else o << (expected ? "every expectation met" : "no expectations");
+  if (unproven) o << "; " << unproven << " trampoline entries not proven";
+  return o.str();
 }
 
 nlohmann::json toJson(const Counterexample& cx) {
@@ -194,7 +216,8 @@ nlohmann::json toJson(const StateResult& s) {
 }
 
 nlohmann::json toJson(const TrampolineResult& k) {
-  nlohmann::json j{{"entry", k.entry}, {"source", k.source}, {"target", k.target.str()},
+  nlohmann::json j{{"entry", k.entry}, {"source", k.source}, {"source_sha256", k.sourceSha256},
+                   {"target", k.target.str()},
                    {"verdict", name(k.verdict)}, {"counts", countsJson(k.counts)}};
   if (k.counterexample) j["counterexample"] = toJson(*k.counterexample);
   if (k.verdict == Verdict::Unknown) j["unknown_reason"] = k.unknownReason;

@@ -18,7 +18,12 @@ struct RunResults {
 void printCounterexample(std::ostream&, const Counterexample&, const std::string& indent,
                          const mips::Target&);
 void printSpecResult(std::ostream&, const SpecResult&, const mips::Target&, bool verbose);
+// One row per transition and target (and per trampoline or state that is
+// not SAFE), closed by summaryLine.
 void printSummaryTable(std::ostream&, const RunResults&);
+// "summary: 208 checked: 200 SAFE, 8 UNSAFE, 0 UNKNOWN; every expectation met":
+// transitions by verdict, and whether each `expect` held.
+std::string summaryLine(const RunResults&);
 
 nlohmann::json toJson(const Counterexample&);
 nlohmann::json toJson(const TransitionResult&);

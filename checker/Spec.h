@@ -107,7 +107,11 @@ struct ModelSpec {
 };
 
 struct Spec {
-  std::string path;
+  std::string path;                   // as given (diagnostics name it so)
+  // The spec's tree (checker/SpecTree.h): its root, and the directory
+  // [trampolines] paths are relative to (empty: none found). loadSpec and
+  // parseSpec locate them from `path`; --trampolines DIR replaces the second.
+  std::string root, trampolineDir;
   std::string text;                   // the file as read (hashed by `table`)
   int schema = 1;
   std::string name, summary;
@@ -124,7 +128,7 @@ struct Spec {
 
   std::vector<SymbolSpec> symbols;
   std::vector<RegionSpec> regions;    // spec-given; ISA defaults fill the rest
-  std::map<std::string, std::string> trampolines;  // symbol -> path under trampolines/
+  std::map<std::string, std::string> trampolines;  // symbol -> path under trampolineDir
   std::map<std::string, SourceLocation> trampolineWhere;  // symbol -> its [trampolines] value
 
   std::vector<StateSpec> states;      // in file order

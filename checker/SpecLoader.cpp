@@ -14,6 +14,7 @@
 
 #include "checker/Regions.h"
 #include "checker/Spec.h"
+#include "checker/SpecTree.h"
 #include "checker/SpecTarget.h"
 
 namespace patchcheck {
@@ -114,6 +115,8 @@ class SpecLoader {
   SpecLoader(std::string_view text, const std::string& path) {
     spec_.path = path;
     spec_.text = std::string(text);
+    SpecTree tree = locateSpecTree(path);
+    spec_.root = tree.root, spec_.trampolineDir = tree.trampolines;
   }
 
   std::variant<Spec, Diagnostics> run() {

@@ -8,6 +8,7 @@
 #include "checker/SiteInstance.h"
 #include "checker/Synthesis.h"
 #include "checker/TargetOptions.h"
+#include "checker/TrampolineDirOption.h"
 #include "checker/Trampolines.h"
 
 namespace patchcheck {
@@ -18,6 +19,7 @@ struct SynthArgs {
   bool interim = false, all = false;
   unsigned timeoutMs = 20000, maxChecks = 4000;
   TargetOptions target;
+  TrampolineDirOption trampolines;
 };
 
 std::string countsLine(const Counts& c) {
@@ -60,12 +62,17 @@ void print(const SynthResult& r, const Spec& spec, const mips::Target& t, double
 }
 
 int runSynth(const SynthArgs& a) {
+  if (auto p = a.trampolines.problem()) {
+    std::cerr << "<command line>: error: " << *p << "\n";
+    return 2;
+  }
   auto loaded = loadSpec(a.spec);
   if (auto* e = std::get_if<Diagnostics>(&loaded)) {
     for (const auto& d : *e) std::cerr << d.str() << "\n";
     return 2;
   }
   Spec spec = std::get<Spec>(std::move(loaded));  // outlives the site, which points into it
+  a.trampolines.applyTo(spec);
   if (!a.fetch.empty()) spec.model.fetch = a.fetch == "sc" ? FetchKind::Sc : a.fetch == "weak" ? FetchKind::Weak : FetchKind::Stale;
   mips::Target t = a.target.over(spec.target);
   if (auto p = mips::targetProblem(t)) {
@@ -114,6 +121,7 @@ void addSynthCommand(CLI::App& app, int& exitCode) {
   cmd->add_option("--timeout", args->timeoutMs, "solver timeout per query in ms");
   cmd->add_option("--max-checks", args->maxChecks, "checker runs before the search gives up (exit 3)");
   args->target.addTo(*cmd);
+  args->trampolines.addTo(*cmd);
   cmd->callback([args, &exitCode] { exitCode = runSynth(*args); });
 }
 

@@ -9,6 +9,7 @@
 #include "checker/Jobs.h"
 #include "checker/PatchTable.h"
 #include "checker/Report.h"
+#include "checker/TrampolineDirOption.h"
 
 namespace patchcheck {
 namespace {
@@ -19,9 +20,15 @@ struct TableArgs {
   bool matrix = false;
   unsigned timeoutMs = 20000;
   unsigned jobs = defaultJobs();
+  TrampolineDirOption trampolines;
 };
 
 int runTable(const TableArgs& a) {
+  for (auto p : {jobsProblem(a.jobs), a.trampolines.problem()})
+    if (p) {
+      std::cerr << "<command line>: error: " << *p << "\n";
+      return 2;
+    }
   TableOptions opt;
   opt.matrix = a.matrix;
   opt.timeoutMs = a.timeoutMs;
@@ -34,7 +41,8 @@ int runTable(const TableArgs& a) {
       for (const auto& d : *e) std::cerr << d.str() << "\n";
       return 2;
     }
-    const Spec& spec = std::get<Spec>(loaded);
+    Spec& spec = std::get<Spec>(loaded);
+    a.trampolines.applyTo(spec);
     auto built = buildTable(spec, opt, {a.jobs, &progress});
     progress.clear();
     if (auto* e = std::get_if<Diagnostics>(&built)) {
@@ -79,6 +87,7 @@ void addTableCommand(CLI::App& app, int& exitCode) {
   cmd->add_flag("--matrix", args->matrix, "every [target] matrix entry, in both endians");
   cmd->add_option("--timeout", args->timeoutMs, "solver timeout per query in ms");
   cmd->add_option("-j,--jobs", args->jobs, "checks in parallel (default: cores)");
+  args->trampolines.addTo(*cmd);
   cmd->callback([args, &exitCode] { exitCode = runTable(*args); });
 }
 

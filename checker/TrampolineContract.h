@@ -50,7 +50,8 @@ struct TrampolineContract {
   int64_t entryOffset = 0;             // the entry is symbol + entryOffset
   std::optional<TrampolineMode> mode;
   TrampolineCallback callback;
-  std::string source;                  // the assembly file the proof ran
+  std::string source;                  // the assembly file the proof ran, named from the spec's tree root
+  std::string sourceSha256;            // its SHA-256, of the bytes assembled
 
   // The proof's outcome when it did not succeed: a counterexample (the code
   // breaks the contract), or why the solver could not decide.

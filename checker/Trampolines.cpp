@@ -7,6 +7,8 @@
 #include "checker/ContractFile.h"
 #include "checker/Placement.h"
 #include "checker/Regions.h"
+#include "checker/Sha256.h"
+#include "checker/SpecTree.h"
 #include "checker/TrampolineProof.h"
 #include "encoder/Assembler.h"
 #include "encoder/Decoder.h"
@@ -24,12 +26,6 @@ std::optional<std::string> readFile(const std::string& path) {
   std::stringstream ss;
   ss << in.rdbuf();
   return ss.str();
-}
-
-// A shipped trampoline as "trampolines/mips/x.S"; any other path as given.
-std::string shownPath(const std::string& path) {
-  std::string root = std::string(PATCHCHECK_SOURCE_DIR) + "/";
-  return path.rfind(root, 0) == 0 ? path.substr(root.size()) : path;
 }
 
 z3::expr signExtended(z3::context& c, uint64_t v, const mips::Target& t) {
@@ -83,7 +79,8 @@ class Loader {
     std::vector<TrampolineCode> out;
     for (const TrampolineContract& entry : contract_.entries) {
       TrampolineCode code{entry, base(), words, symbols_, constraints_, ipOffset_, {}};
-      code.contract.source = shownPath(files_.assembly);
+      code.contract.source = treeName(site_.spec().root, files_.assembly);
+      code.contract.sourceSha256 = sourceSha256_;
       out.push_back(std::move(code));
     }
     return out;
@@ -101,6 +98,7 @@ class Loader {
   std::vector<z3::expr> constraints_;
   int64_t ipOffset_ = 0;
   size_t codeWords_ = 0;
+  std::string sourceSha256_;  // of the assembly as read and assembled
 
   z3::expr base() const { return site_.symbol(symbol_); }
 
@@ -178,6 +176,7 @@ class Loader {
       errors_.push_back({{files_.assembly, 1, 1}, "cannot read the trampoline"});
       return out;
     }
+    sourceSha256_ = sha256Hex(*text);
     mips::AssemblyOptions o;
     o.target = t_;
     o.requireLuiReach = true;
@@ -255,9 +254,10 @@ class Loader {
 
 }  // namespace
 
-std::optional<TrampolineFiles> resolveTrampoline(const std::string& specPath, const mips::Target& t) {
-  fs::path given(specPath);
-  fs::path full = given.is_absolute() ? given : fs::path(PATCHCHECK_SOURCE_DIR) / "trampolines" / given;
+std::optional<TrampolineFiles> resolveTrampoline(const Spec& spec, const std::string& path, const mips::Target& t) {
+  fs::path given(path);
+  if (!given.is_absolute() && spec.trampolineDir.empty()) return std::nullopt;
+  fs::path full = given.is_absolute() ? given : fs::path(spec.trampolineDir) / given;
   std::vector<fs::path> candidates;
   if (full.extension() == ".S") {
     fs::path wide = full;
@@ -284,11 +284,17 @@ std::variant<TrampolineSet, Diagnostics> loadTrampolines(const Spec& spec, const
   TrampolineSet out;
   Diagnostics errs;
   for (const auto& [symbol, path] : spec.trampolines) {
-    auto files = resolveTrampoline(path, site.target());
+    auto files = resolveTrampoline(spec, path, site.target());
     auto named = spec.trampolineWhere.find(symbol);
     SourceLocation where = named != spec.trampolineWhere.end() ? named->second : SourceLocation{spec.path, 1, 1};
+    if (!files && spec.trampolineDir.empty() && !fs::path(path).is_absolute()) {
+      errs.push_back({where, "trampoline '" + symbol + "': no trampolines/ directory in the spec's directory or above "
+                             "it; pass --trampolines DIR (docs/spec-format.md)"});
+      continue;
+    }
     if (!files) {
-      errs.push_back({where, "trampoline '" + symbol + "': no file trampolines/" + path + " (nor a _32/_64 variant)"});
+      std::string wanted = fs::path(path).is_absolute() ? path : (fs::path(spec.trampolineDir) / path).string();
+      errs.push_back({where, "trampoline '" + symbol + "': no file " + wanted + " (nor a _32/_64 variant)"});
       continue;
     }
     if (!std::filesystem::exists(files->contract)) {

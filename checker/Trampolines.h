@@ -1,6 +1,8 @@
 #pragma once
 // The trampolines a spec names ([trampolines]), for one target: each
-// assembly file under trampolines/ with its contract file beside it
+// assembly file under the spec's trampoline directory (Spec::trampolineDir:
+// the trampolines/ of the spec's tree, or --trampolines DIR; see
+// checker/SpecTree.h) with its contract file beside it
 // (docs/trampolines.md). A spec path "mips/T.S" picks "mips/T_32.S" or
 // "mips/T_64.S" by the target's register width when such a file exists,
 // else "mips/T.S" itself; the contract is the chosen file with ".toml"
@@ -23,12 +25,13 @@ namespace patchcheck {
 // ("ftrace_regs_caller", "ftrace_caller+8").
 using TrampolineSet = std::map<std::string, TrampolineCode>;
 
-// The assembly file and contract file a spec path stands for on `target`;
-// nothing when neither exists.
+// The assembly file and contract file a [trampolines] path of `spec` stands
+// for on `target` (as paths usable from the working directory); nothing
+// when neither exists.
 struct TrampolineFiles {
   std::string assembly, contract;
 };
-std::optional<TrampolineFiles> resolveTrampoline(const std::string& specPath, const mips::Target&);
+std::optional<TrampolineFiles> resolveTrampoline(const Spec&, const std::string& path, const mips::Target&);
 
 // Loads one trampoline's files and assembles it at the spec's symbol for
 // the site's target: one TrampolineCode per contract entry.

@@ -100,7 +100,8 @@ struct StateResult {
 // state the contract allows.
 struct TrampolineResult {
   std::string entry;   // "ftrace_caller", "ftrace_caller+8"
-  std::string source;  // the assembly file
+  std::string source;        // the assembly file, named from the spec's tree root
+  std::string sourceSha256;  // its SHA-256, of the bytes proven
   mips::Target target;
   Verdict verdict = Verdict::Safe;
   Counts counts;

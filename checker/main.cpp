@@ -1,5 +1,6 @@
 // patchcheck: proves live code-patching sequences safe, or shows why not.
 #include <iostream>
+#include <utility>
 
 #include "checker/Commands.h"
 
@@ -17,6 +18,22 @@ int main(int argc, char** argv) {
   patchcheck::addVerifyTableCommand(app, exitCode);
   patchcheck::addGateCommand(app, exitCode);
   patchcheck::addGraphCommand(app, exitCode);
+  // Every bad command line is bad input: one `<command line>:` message, exit 2.
+  app.failure_message([](const CLI::App*, const CLI::Error& e) {
+    return "<command line>: error: " + std::string(e.what()) + "\nRun with --help for more information.\n";
+  });
+  if (argc > 1 && argv[1][0] != '-') {
+    std::string word = argv[1], known;
+    bool found = false;
+    for (const CLI::App* c : std::as_const(app).get_subcommands([](const CLI::App*) { return true; })) {
+      known += (known.empty() ? "" : ", ") + c->get_name();
+      found = found || c->check_name(word);
+    }
+    if (!found) {
+      std::cerr << "<command line>: error: unknown command '" << word << "' (commands: " << known << ")\n";
+      return 2;
+    }
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

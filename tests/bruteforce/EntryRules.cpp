@@ -9,7 +9,7 @@ namespace bruteforce {
 std::variant<std::vector<EntryRule>, std::string> entryRules(const patchcheck::Spec& s, const mips::Target& t) {
   std::vector<EntryRule> out;
   for (const auto& [symbol, path] : s.trampolines) {
-    auto files = patchcheck::resolveTrampoline(path, t);
+    auto files = patchcheck::resolveTrampoline(s, path, t);
     if (!files) return "no trampoline file for " + symbol;
     auto loaded = patchcheck::loadContractFile(files->contract);
     if (auto* e = std::get_if<patchcheck::Diagnostics>(&loaded)) return e->empty() ? "?" : e->front().str();

@@ -4,7 +4,9 @@
 // where each array lies, objcopy for the bytes), and compared with GNU as
 // (+ ld, for the relocations) assembling the same states at sample
 // addresses. A word that depends on an address is compared through the
-// header's encoding macro instantiated at the sample address.
+// header's encoding macro instantiated at the sample address. A file that
+// includes the header and uses no table compiles with -Wall -Wextra
+// -Wunused-const-variable -Werror.
 #include <cstdio>
 #include <iostream>
 #include <map>
@@ -167,6 +169,23 @@ std::string compile(const ToolSet& tools, const mips::Target& t, const std::stri
   return readFile(dir.file("r.bin"));
 }
 
+// A file that includes the header and uses none of its tables: no warning
+// under -Wall -Wextra, nor with -Wunused-const-variable (level 2, as the
+// kernel's W=1 builds use it, which also warns for headers): every array is
+// marked unused.
+void compileUnused(const ToolSet& tools, const mips::Target& t, const std::string& header, Tally& tally) {
+  TempDir dir;
+  writeFile(dir.file("table.h"), header);
+  writeFile(dir.file("u.c"), "#include \"table.h\"\nint patchcheck_table_unused(void) { return 0; }\n");
+  std::string abi = t.abi == mips::Abi::O32 ? "32" : t.abi == mips::Abi::N32 ? "n32" : "64";
+  RunResult cc = run({tools.gcc, "-c", "-O2", "-std=gnu11", "-Wall", "-Wextra", "-Wunused-const-variable", "-Werror",
+                      "-ffreestanding", "-G0",
+                      "-mno-abicalls", "-fno-pic", "-march=" + std::string(mips::name(t.isa)), "-mabi=" + abi,
+                      t.endian == mips::Endian::Big ? "-EB" : "-EL", "-I", dir.path(), dir.file("u.c"), "-o",
+                      dir.file("u.o")});
+  tally.check(cc.status == 0, t.str() + ": a file using no table: " + cc.err);
+}
+
 void checkSpec(const ToolSet& tools, const std::string& path, Tally& tally) {
   auto loaded = loadSpec(path);
   if (auto* e = std::get_if<Diagnostics>(&loaded)) throw std::runtime_error((*e)[0].str());
@@ -202,6 +221,7 @@ void checkSpec(const ToolSet& tools, const std::string& path, Tally& tally) {
         if (e["kind"] == "branch" && e["slot_symbol"] != e["symbol"]) args += ", " + hex(at.at(e["slot_symbol"])) + "ull";
         c += "const u32 enc_" + fn + " = " + macro + "(" + args + ");\n";
       }
+    compileUnused(tools, t, header, tally);
     std::map<std::string, ObjectSymbol> syms;
     std::string rodata = compile(tools, t, header, c, syms);
     bool big = t.endian == mips::Endian::Big;

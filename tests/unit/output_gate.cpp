@@ -117,6 +117,7 @@ TEST_CASE("gate JUnit parses back: a test case per state and transition, the uns
 TEST_CASE("gate with a baseline checks only the transitions that changed", "[output_gate]") {
   TempDir dir;
   writeFile(dir.file("spec.toml"), readFile(kSafe));
+  REQUIRE(sh("cp -r " + std::string(PATCHCHECK_SOURCE_DIR) + "/trampolines " + dir.path()).status == 0);
   REQUIRE(sh("cd " + dir.path() + " && " + cli("table spec.toml -o certified")).status == 0);
   Ran same = sh("cd " + dir.path() + " && " + cli("gate --format json --baseline certified spec.toml"));
   CHECK(same.status == 0);
@@ -154,9 +155,10 @@ TEST_CASE("the pre-commit hook refuses an unsafe spec in a sample repository", "
   REQUIRE(sh(git + "add README").status == 0);
   CHECK(sh("cd " + dir.path() + " && " + env + "git -c user.name=t -c user.email=t@example.invalid commit -q -m readme")
             .status == 0);
-  // A safe spec: committed.
+  // A safe spec (with the trampolines it names): committed.
   writeFile(dir.file("specs/entry.toml"), readFile(kSafe));
-  REQUIRE(sh(git + "add specs/entry.toml").status == 0);
+  REQUIRE(sh("cp -r " + std::string(PATCHCHECK_SOURCE_DIR) + "/trampolines " + dir.path()).status == 0);
+  REQUIRE(sh(git + "add specs/entry.toml trampolines").status == 0);
   CHECK(sh("cd " + dir.path() + " && " + env + "git -c user.name=t -c user.email=t@example.invalid commit -q -m safe")
             .status == 0);
   // An unsafe one: refused, and nothing is committed.

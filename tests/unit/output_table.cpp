@@ -18,9 +18,11 @@ namespace {
 
 const std::string kSpec = std::string(PATCHCHECK_SOURCE_DIR) + "/specs/mips/patchable-entry.toml";
 
-// Copies the spec into `dir` and tables it there; returns the JSON path.
+// Copies the spec and the trampolines it names into `dir` and tables it
+// there; returns the JSON path.
 std::string tableIn(const TempDir& dir, const std::string& extra = "") {
   writeFile(dir.file("spec.toml"), readFile(kSpec));
+  REQUIRE(sh("cp -r " + std::string(PATCHCHECK_SOURCE_DIR) + "/trampolines " + dir.path()).status == 0);
   Ran r = sh("cd " + dir.path() + " && " + cli("table spec.toml -o out " + extra));
   REQUIRE(r.status == 0);
   return dir.file("out/mips-patchable-entry.json");

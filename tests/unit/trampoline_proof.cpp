@@ -66,7 +66,7 @@ TEST_CASE("ftrace_regs_caller keeps its contract on every target", "[trampoline_
   Spec spec = patchableEntry();
   for (Target t : {Target{Isa::Mips32R2, Endian::Big, Abi::O32}, Target{Isa::Mips32R6, Endian::Little, Abi::O32},
                    Target{Isa::Mips64R2, Endian::Little, Abi::N64}, Target{Isa::Mips64R6, Endian::Big, Abi::N64}}) {
-    auto files = resolveTrampoline("mips/ftrace_regs_caller.S", t);
+    auto files = resolveTrampoline(spec, "mips/ftrace_regs_caller.S", t);
     REQUIRE(files);
     auto ks = prove(spec, t, *files, "ftrace_regs_caller");
     REQUIRE(ks.size() == 1);
@@ -81,7 +81,7 @@ TEST_CASE("the legacy _mcount keeps both entries' contracts for vmlinux and modu
     for (bool wide : {false, true}) {
       Spec spec = specAt(kSource + "/specs/mips/" + name + (wide ? "-64" : "") + ".toml");
       Target t = wide ? kN64 : Target{Isa::Mips32R2, Endian::Little, Abi::O32};
-      auto files = resolveTrampoline("mips/mcount.S", t);
+      auto files = resolveTrampoline(spec, "mips/mcount.S", t);
       REQUIRE(files);
       auto ks = prove(spec, t, *files, "ftrace_caller");
       REQUIRE(ks.size() == 2);  // _mcount and ftrace_caller + 8
@@ -188,7 +188,7 @@ TEST_CASE("a missing trampoline or contract file is an input error at its [tramp
   REQUIRE(std::holds_alternative<Diagnostics>(a));
   CHECK(std::get<Diagnostics>(a).front().where.line == 7);
   CHECK(std::get<Diagnostics>(a).front().where.column == 5);
-  CHECK_THAT(std::get<Diagnostics>(a).front().message, Contains("no file trampolines/mips/no_such_trampoline.S"));
+  CHECK_THAT(std::get<Diagnostics>(a).front().message, Contains("trampolines/mips/no_such_trampoline.S (nor a _32/_64 variant)"));
   // An assembly file without its contract beside it.
   Spec noContract = spec(kData + "/trampolines/wrong_ip.S");
   auto b = SiteInstance::make(noContract, noContract.target, c);
