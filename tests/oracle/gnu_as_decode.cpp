@@ -92,7 +92,7 @@ int main() {
       std::string arch = "mips:isa" + std::string(name(isa)).substr(4);
       RunResult od = run({objdump, "-D", "-z", "-b", "binary", "-m", arch,
                           e == Endian::Big ? "-EB" : "-EL", std::string("--adjust-vma=") + vma,
-                          "-M", std::string("no-aliases,cp0-names=numeric,gpr-names=") +
+                          "-M", std::string("no-aliases,cp0-names=numeric,hwr-names=numeric,gpr-names=") +
                                     (t.is64() ? "64" : "32"),
                           dir.file("raw.bin")});
       if (od.status != 0) throw std::runtime_error("objdump failed: " + od.err);
