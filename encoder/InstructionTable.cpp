@@ -42,6 +42,8 @@ constexpr InstrDesc kTable[] = {
     {"nal", Op::Bltzal, regimm(0x10), kAll, {}, D | L | AL},
     {"beqz", Op::Beq, opc(0x04), kAll, {O::Rs, O::Br16}, D | AL},
     {"bnez", Op::Bne, opc(0x05), kAll, {O::Rs, O::Br16}, D | AL},
+    {"beqzl", Op::Beql, opc(0x14), kPreR6, {O::Rs, O::Br16}, D | LK | AL},
+    {"bnezl", Op::Bnel, opc(0x15), kPreR6, {O::Rs, O::Br16}, D | LK | AL},
     {"jr", Op::Jalr, sp(0x09), kR6, {O::Rs}, D | AL},
     {"jr.hb", Op::JalrHb, sp(0x09) | 0x400, kR6, {O::Rs}, D | AL},
     // --- assembler-only spellings
