@@ -392,19 +392,16 @@ constexpr ExcludedClass kExcluded[] = {
     {"COP2", kMajor, opc(0x3e), kPreR6},
     // jalx switches to MIPS16e or microMIPS
     {"microMIPS/MIPS16 jalx", kMajor, opc(0x1d), kPreR6},
-    // DSP ASE: SPECIAL3 functions, bposge32/64, HI/LO accumulators 1-3
+    // DSP ASE (R1-R3; binutils knows no 64-bit DSP): SPECIAL3 functions,
+    // bposge32, HI/LO accumulators 1-3
     {"DSP", kFunct, sp3(0x0a), kAll},
     {"DSP", kFunct, sp3(0x0c), kAll},
-    {"DSP", kFunct, sp3(0x0d), kAll},
-    {"DSP", 0xfc000038, sp3(0x10), kAll},  // 0x10-0x17
+    {"DSP", 0xfc00003c, sp3(0x10), kAll},  // 0x10-0x13
     {"DSP", kFunct, sp3(0x18), kAll},
     {"DSP", kFunct, sp3(0x30), kAll},
     {"DSP", kFunct, sp3(0x31), kAll},
-    {"DSP", kFunct, sp3(0x34), kAll},
     {"DSP", kFunct, sp3(0x38), kAll},
-    {"DSP", kFunct, sp3(0x3c), kAll},
     {"DSP", kMajorRt, regimm(0x1c), kAll},
-    {"DSP", kMajorRt, regimm(0x1d), kAll},
     {"DSP", 0xfc00e7ff, sp(0x18), kPreR6},
     {"DSP", 0xfc00e7ff, sp(0x19), kPreR6},
     {"DSP", 0xfc00e7ff, sp2(0x00), kPreR6},
@@ -416,17 +413,20 @@ constexpr ExcludedClass kExcluded[] = {
     {"DSP", 0xfc1fe7ff, sp(0x11), kPreR6},
     {"DSP", 0xfc1fe7ff, sp(0x13), kPreR6},
     // EVA: kernel access to user addresses (SPECIAL3)
-    {"EVA", 0xfc000038, sp3(0x18), kAll},  // 0x19-0x1f (0x18 is DSP, above)
-    {"EVA", kFunct, sp3(0x21), kAll},
-    {"EVA", kFunct, sp3(0x22), kAll},
+    {"EVA", kFunct, sp3(0x19), kPreR6},      // lwle, lwre (removed in R6)
+    {"EVA", kFunct, sp3(0x1a), kPreR6},
+    {"EVA", 0xfc00003c, sp3(0x1c), kAll},    // sbe, she, sce, swe
+    {"EVA", kFunct, sp3(0x1b), kAll},        // cachee
+    {"EVA", kFunct, sp3(0x21), kPreR6},      // swle, swre (removed in R6)
+    {"EVA", kFunct, sp3(0x22), kPreR6},
     {"EVA", kFunct, sp3(0x23), kAll},
     {"EVA", 0xfc00003e, sp3(0x28), kAll},  // 0x28, 0x29
     {"EVA", 0xfc00003c, sp3(0x2c), kAll},  // 0x2c-0x2f
     // MT ASE: fork, yield, mftr, mttr
-    {"MT", kFunct, sp3(0x08), kPreR6},
-    {"MT", kFunct, sp3(0x09), kPreR6},
-    {"MT", kMajorRs, cop0(0x08), kPreR6},
-    {"MT", kMajorRs, cop0(0x0c), kPreR6},
+    {"MT", kFunct, sp3(0x08), kAll},
+    {"MT", kFunct, sp3(0x09), kAll},
+    {"MT", kMajorRs, cop0(0x08), kAll},
+    {"MT", kMajorRs, cop0(0x0c), kAll},
     // Virtualization: guest CP0 moves, hypcall, guest TLB operations
     {"VZ", kMajorRs, cop0(0x03), kAll},
     {"VZ", 0xfe00003f, 0x42000028, kAll},
@@ -439,10 +439,10 @@ constexpr ExcludedClass kExcluded[] = {
     // Release 6 optional extensions
     {"CRC", kFunct, sp3(0x0f), kR6},
     {"GINV", kFunct, sp3(0x3d), kR6},
-    {"paired LL/SC", 0xfc00007f, sp3(0x36) | sa(1), kR6},
-    {"paired LL/SC", 0xfc00007f, sp3(0x26) | sa(1), kR6},
-    {"paired LL/SC", 0xfc00007f, sp3(0x37) | sa(1), kR6_64},
-    {"paired LL/SC", 0xfc00007f, sp3(0x27) | sa(1), kR6_64},
+    {"paired LL/SC", 0xfc0007ff, sp3(0x36) | sa(1), kR6},
+    {"paired LL/SC", 0xfc0007ff, sp3(0x26) | sa(1), kR6},
+    {"paired LL/SC", 0xfc0007ff, sp3(0x37) | sa(1), kR6_64},
+    {"paired LL/SC", 0xfc0007ff, sp3(0x27) | sa(1), kR6_64},
 };
 
 }  // namespace
