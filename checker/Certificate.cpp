@@ -16,9 +16,10 @@ std::string instructionTableText() {
   std::string out;
   for (const mips::InstrDesc& d : mips::instructionTable()) {
     char row[160];
-    snprintf(row, sizeof row, "%s|op=%u|match=%08x|mask=%08x|isas=%02x|operands=%u,%u,%u|flags=%04x|rule=%u\n",
+    snprintf(row, sizeof row, "%s|op=%u|match=%08x|mask=%08x|isas=%02x|operands=%u,%u,%u,%u|flags=%04x|rule=%u\n",
              std::string(d.mnemonic).c_str(), unsigned(d.op), d.match, d.mask(), unsigned(d.isas),
-             unsigned(d.operands[0]), unsigned(d.operands[1]), unsigned(d.operands[2]), unsigned(d.flags),
+             unsigned(d.operands[0]), unsigned(d.operands[1]), unsigned(d.operands[2]),
+             unsigned(d.operands[3]), unsigned(d.flags),
              unsigned(d.rule));
     out += row;
   }

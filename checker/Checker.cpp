@@ -230,6 +230,9 @@ class SpecChecker {
     if (align % bytes == 0) return {{cacheLinesAt(0, words, unsigned(bytes)), c_.bool_val(true)}};
     z3::expr fTerm = site_.symbol(spec_.function);
     z3::solver placement(c_);
+    z3::params p(c_);
+    p.set("timeout", opt_.timeoutMs);
+    placement.set(p);
     for (const z3::expr& e : site_.constraints()) placement.add(e);
     std::vector<LineSplit> out;
     for (uint64_t o = 0; o < bytes; o += align) {

@@ -179,7 +179,7 @@ Diagnostics SiteInstance::checkPlacement() {
   z3::context& c = *ctx_;
   z3::solver s(c, "QF_BV");
   z3::params p(c);
-  p.set("timeout", 20000u);
+  p.set("timeout", 60000u);  // a few symbols' bit-vector constraints: milliseconds in practice
   p.set("core.minimize", true);
   s.set(p);
   std::vector<std::pair<SourceLocation, std::string>> origins = origins_;

@@ -125,7 +125,15 @@ std::string_view kindSyntax(Opnd k) {
     case Opnd::Jump26: return "target";
     case Opnd::Cp0Reg: return "$cp0reg";
     case Opnd::Sel: return "sel";
-    case Opnd::Sa: case Opnd::SaHi: return "sa";
+    case Opnd::Sa: case Opnd::SaHi: case Opnd::LsaSa: return "sa";
+    case Opnd::RdRt: return "rd";
+    case Opnd::Pos: case Opnd::PosHi: return "pos";
+    case Opnd::SizeExt: case Opnd::SizeExtHi: case Opnd::SizeIns: case Opnd::SizeInsHi: return "size";
+    case Opnd::Bp2: case Opnd::Bp3: return "bp";
+    case Opnd::HwReg: return "$hwreg";
+    case Opnd::HwSel: return "sel";
+    case Opnd::Pc19: case Opnd::Pc18: return "address";
+    case Opnd::PcOff19: return "offset";
     case Opnd::Stype: return "stype";
     case Opnd::Op5: return "op";
     default: return "imm";
@@ -430,13 +438,14 @@ class Assembler {
         w.bits |= placeRegister(k, *r);
         continue;
       }
-      if (k == Opnd::Cp0Reg) {
+      if (k == Opnd::Cp0Reg || k == Opnd::HwReg) {
         bool numeric = p.text.size() >= 2 && p.text[0] == '$' &&
                        std::isdigit((unsigned char)p.text[1]);
         auto r = numeric ? parseGpr(p.text, Abi::O32) : std::nullopt;
         if (!r)
-          return Mismatch{p.column, "expected a coprocessor 0 register $0..$31, got '" +
-                                        std::string(p.text) + "'"};
+          return Mismatch{p.column, std::string(k == Opnd::Cp0Reg ? "expected a coprocessor 0 register"
+                                                                  : "expected a hardware register") +
+                                        " $0..$31, got '" + std::string(p.text) + "'"};
         op.reg = *r;
         w.bits |= placeImmediate(k, *r);
         continue;
@@ -553,6 +562,7 @@ class Assembler {
       w.bits |= placeImmediate(k, uint64_t(words));
       return std::nullopt;
     }
+    if (isPcRelativeKind(k)) return placePcRelative(d, op, w, col);
     if (!e.isConstant()) {
       bool symbolicOk = k == Opnd::Simm16 || k == Opnd::Uimm16 || k == Opnd::Mem16;
       if (!symbolicOk)
@@ -594,8 +604,60 @@ class Assembler {
                                "' is out of range: " + std::to_string(v) + " not in " +
                                std::to_string(range->lo) + ".." + std::to_string(range->hi),
                       true};
-    if (k == Opnd::SaHi) v -= 32;
+    if (k == Opnd::PcOff19) {
+      if (v & 3)
+        return Mismatch{col, "operand " + std::to_string(i + 1) + " of '" + std::string(d.mnemonic) +
+                                 "' must be a multiple of 4 (a word offset), got " + std::to_string(v),
+                        true};
+      v >>= 2;
+    } else if (isBitFieldSize(k)) {
+      // ins/ext and their doubleword forms: the size is checked against the
+      // position (the operand before it) and ins keeps pos + size - 1.
+      int64_t pos = w.operands[i - 1].expr.value.addend, end = pos + v;
+      int64_t limit = d.op == Op::Ext || d.op == Op::Ins || d.op == Op::Dins ? 32 : 64;
+      if (end > limit || (k == Opnd::SizeInsHi && end <= 32))
+        return Mismatch{col, "operand " + std::to_string(i + 1) + " of '" + std::string(d.mnemonic) +
+                                 "' is out of range: pos + size = " + std::to_string(end) +
+                                 (end > limit ? " exceeds " + std::to_string(limit)
+                                              : " does not exceed 32"),
+                        true};
+      if (isInsertSizeKind(k)) v += pos;
+    }
+    v -= valueBias(k);
     w.bits |= placeImmediate(k, uint64_t(v));
+    return std::nullopt;
+  }
+
+  static bool isBitFieldSize(Opnd k) {
+    return k == Opnd::SizeExt || k == Opnd::SizeExtHi || isInsertSizeKind(k);
+  }
+
+  // R6 lapc/lwpc/lwupc/ldpc: an address in this file, relative to the
+  // instruction itself (ldpc: to its doubleword, pc & ~7).
+  std::optional<Mismatch> placePcRelative(const InstrDesc& d, const Operand& op, AssembledWord& w,
+                                          unsigned col) {
+    Opnd k = op.kind;
+    const Expr& e = op.expr;
+    if (e.reloc != Reloc::None)
+      return Mismatch{col, std::string(relocName(e.reloc)) + " cannot be a PC-relative address"};
+    Value here = w.address;
+    if (e.value.symbol != here.symbol || (k == Opnd::Pc18 && !here.isConstant()))
+      return Mismatch{col, "'" + std::string(d.mnemonic) + "' needs an address at a known distance "
+                           "from the instruction (a label of this file)"};
+    unsigned scale = k == Opnd::Pc18 ? 8 : 4;
+    uint64_t from = uint64_t(here.addend) & ~uint64_t(scale - 1);
+    int64_t diff = int64_t(uint64_t(e.value.addend) - from);
+    if (!opt_.target.is64()) diff = int64_t(int32_t(uint32_t(diff)));
+    if (diff & int64_t(scale - 1))
+      return Mismatch{col, "PC-relative access to a misaligned address (" + std::to_string(scale) +
+                               "-byte units from " + hex(from) + ")"};
+    unsigned width = immediateWidth(k);
+    int64_t units = diff / int64_t(scale), limit = int64_t(1) << (width - 1);
+    if (units < -limit || units >= limit)
+      return Mismatch{col, "PC-relative offset " + std::to_string(diff) + " bytes is out of range for '" +
+                               std::string(d.mnemonic) + "' (" + std::to_string(width) + "-bit offset in " +
+                               std::to_string(scale) + "-byte units)"};
+    w.bits |= placeImmediate(k, uint64_t(units));
     return std::nullopt;
   }
 

@@ -23,7 +23,7 @@ struct Operand {
 
 struct AssembledWord {
   const InstrDesc* desc = nullptr;  // nullptr: a .word directive
-  std::array<Operand, 3> operands;  // for .word: operands[0].expr
+  std::array<Operand, 4> operands;  // for .word: operands[0].expr
   Value address;                    // where the word sits
   uint32_t bits = 0;                // every bit not in symbolicMask
   uint32_t symbolicMask = 0;        // bits that depend on a symbolic address

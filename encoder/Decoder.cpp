@@ -36,6 +36,13 @@ const InstrDesc* decode(uint32_t w, Isa isa) {
   return nullptr;
 }
 
+const ExcludedClass* excludedClassOf(uint32_t w, Isa isa) {
+  if (decode(w, isa)) return nullptr;
+  for (const ExcludedClass& c : excludedClasses())
+    if ((c.isas & bit(isa)) && (w & c.mask) == c.match) return &c;
+  return nullptr;
+}
+
 const InstrDesc* decodeCanonical(uint32_t w, Isa isa) {
   const InstrDesc* d = decode(w, isa);
   if (!d || !(d->flags & kAlias)) return d;

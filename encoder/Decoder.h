@@ -14,6 +14,10 @@ const InstrDesc* decode(uint32_t word, Isa isa);
 // R6 jr -> jalr $0); the alias itself when the ISA has no such row (R6 bal).
 const InstrDesc* decodeCanonical(uint32_t word, Isa isa);
 
+// For a word no row accepts: the unmodelled class it belongs to (FPU, MSA,
+// DSP, ...), or nullptr for a truly reserved encoding.
+const ExcludedClass* excludedClassOf(uint32_t word, Isa isa);
+
 // Does the row accept this word (fixed bits, ISA, rs/rt rule)?
 bool rowMatches(const InstrDesc&, uint32_t word, Isa isa);
 

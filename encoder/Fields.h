@@ -34,5 +34,12 @@ int64_t signedImmediateOf(Opnd, uint32_t word);
 bool isRegisterKind(Opnd);
 bool isBranchKind(Opnd);  // Br16, Br21, Br26
 bool isMemoryKind(Opnd);  // Mem16, Mem9
+bool isPcRelativeKind(Opnd);  // Pc19, Pc18: an address relative to the instruction itself
+bool isInsertSizeKind(Opnd);  // SizeIns, SizeInsHi: the field also holds the position
+
+// What an operand's field is offset by: value = field + bias (SaHi, PosHi:
+// 32; SizeExt, LsaSa: 1; SizeExtHi: 33). For SizeIns / SizeInsHi the field
+// holds pos + size - bias.
+int64_t valueBias(Opnd);
 
 }  // namespace patchcheck::mips

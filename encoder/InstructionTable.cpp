@@ -10,8 +10,11 @@ constexpr uint32_t sp2(uint32_t funct) { return opc(0x1c) | funct; }
 constexpr uint32_t sp3(uint32_t funct) { return opc(0x1f) | funct; }
 constexpr uint32_t regimm(uint32_t rt) { return opc(1) | (rt << 16); }
 constexpr uint32_t cop0(uint32_t rs) { return opc(0x10) | (rs << 21); }
+constexpr uint32_t cop1(uint32_t rs) { return opc(0x11) | (rs << 21); }
 constexpr uint32_t sa(uint32_t v) { return v << 6; }
 constexpr uint32_t rs(uint32_t v) { return v << 21; }
+constexpr uint32_t rt(uint32_t v) { return v << 16; }
+constexpr uint32_t pcrel(uint32_t v, unsigned shift) { return opc(0x3b) | (v << shift); }
 
 constexpr uint16_t D = kDelaySlot, L = kLink, LK = kLikely, P = kPrivileged,
                    A = kAsmOnly, C = kCompact, FS = kCompact | kForbiddenSlot,
@@ -39,6 +42,8 @@ constexpr InstrDesc kTable[] = {
     {"nal", Op::Bltzal, regimm(0x10), kAll, {}, D | L | AL},
     {"beqz", Op::Beq, opc(0x04), kAll, {O::Rs, O::Br16}, D | AL},
     {"bnez", Op::Bne, opc(0x05), kAll, {O::Rs, O::Br16}, D | AL},
+    {"beqzl", Op::Beql, opc(0x14), kPreR6, {O::Rs, O::Br16}, D | LK | AL},
+    {"bnezl", Op::Bnel, opc(0x15), kPreR6, {O::Rs, O::Br16}, D | LK | AL},
     {"jr", Op::Jalr, sp(0x09), kR6, {O::Rs}, D | AL},
     {"jr.hb", Op::JalrHb, sp(0x09) | 0x400, kR6, {O::Rs}, D | AL},
     // --- assembler-only spellings
@@ -52,6 +57,12 @@ constexpr InstrDesc kTable[] = {
     {"dsrl", Op::Dsrl32, sp(0x3e), k64, {O::Rd, O::Rt, O::SaHi}, A},
     {"dsra", Op::Dsra32, sp(0x3f), k64, {O::Rd, O::Rt, O::SaHi}, A},
     {"drotr", Op::Drotr32, sp(0x3e) | rs(1), k64, {O::Rd, O::Rt, O::SaHi}, A},
+    // GNU's names for the sync types of the Linux barriers.
+    {"sync_wmb", Op::Sync, sp(0x0f) | sa(0x04), kAll, {}, A},
+    {"sync_mb", Op::Sync, sp(0x0f) | sa(0x10), kAll, {}, A},
+    {"sync_acquire", Op::Sync, sp(0x0f) | sa(0x11), kAll, {}, A},
+    {"sync_release", Op::Sync, sp(0x0f) | sa(0x12), kAll, {}, A},
+    {"sync_rmb", Op::Sync, sp(0x0f) | sa(0x13), kAll, {}, A},
 
     // --- ALU, register forms
     {"add", Op::Add, sp(0x20), kAll, {O::Rd, O::Rs, O::Rt}},
@@ -125,6 +136,10 @@ constexpr InstrDesc kTable[] = {
     {"mflo", Op::Mflo, sp(0x12), kPreR6, {O::Rd}},
     {"mtlo", Op::Mtlo, sp(0x13), kPreR6, {O::Rs}},
     {"mul", Op::Mul2, sp2(0x02), kPreR6, {O::Rd, O::Rs, O::Rt}},
+    {"madd", Op::Madd, sp2(0x00), kPreR6, {O::Rs, O::Rt}},
+    {"maddu", Op::Maddu, sp2(0x01), kPreR6, {O::Rs, O::Rt}},
+    {"msub", Op::Msub, sp2(0x04), kPreR6, {O::Rs, O::Rt}},
+    {"msubu", Op::Msubu, sp2(0x05), kPreR6, {O::Rs, O::Rt}},
 
     // --- multiply and divide in R6 (GPR results)
     {"mul", Op::Mul, sp(0x18) | sa(2), kR6, {O::Rd, O::Rs, O::Rt}},
@@ -143,6 +158,52 @@ constexpr InstrDesc kTable[] = {
     {"dmod", Op::Dmod, sp(0x1e) | sa(3), kR6_64, {O::Rd, O::Rs, O::Rt}},
     {"ddivu", Op::Ddivu6, sp(0x1f) | sa(2), kR6_64, {O::Rd, O::Rs, O::Rt}},
     {"dmodu", Op::Dmodu, sp(0x1f) | sa(3), kR6_64, {O::Rd, O::Rs, O::Rt}},
+
+    // --- bit fields (objdump prints dextm/dextu as dext, dinsm/dinsu as dins)
+    {"ext", Op::Ext, sp3(0x00), kAll, {O::Rt, O::Rs, O::Pos, O::SizeExt}},
+    {"ins", Op::Ins, sp3(0x04), kAll, {O::Rt, O::Rs, O::Pos, O::SizeIns}},
+    {"dext", Op::Dext, sp3(0x03), k64, {O::Rt, O::Rs, O::Pos, O::SizeExt}},
+    {"dext", Op::Dextm, sp3(0x01), k64, {O::Rt, O::Rs, O::Pos, O::SizeExtHi}},
+    {"dext", Op::Dextu, sp3(0x02), k64, {O::Rt, O::Rs, O::PosHi, O::SizeExt}},
+    {"dextm", Op::Dextm, sp3(0x01), k64, {O::Rt, O::Rs, O::Pos, O::SizeExtHi}},
+    {"dextu", Op::Dextu, sp3(0x02), k64, {O::Rt, O::Rs, O::PosHi, O::SizeExt}},
+    {"dins", Op::Dins, sp3(0x07), k64, {O::Rt, O::Rs, O::Pos, O::SizeIns}},
+    {"dins", Op::Dinsm, sp3(0x05), k64, {O::Rt, O::Rs, O::Pos, O::SizeInsHi}},
+    {"dins", Op::Dinsu, sp3(0x06), k64, {O::Rt, O::Rs, O::PosHi, O::SizeInsHi}},
+    {"dinsm", Op::Dinsm, sp3(0x05), k64, {O::Rt, O::Rs, O::Pos, O::SizeInsHi}},
+    {"dinsu", Op::Dinsu, sp3(0x06), k64, {O::Rt, O::Rs, O::PosHi, O::SizeInsHi}},
+
+    // --- byte and bit order, sign extension, alignment (BSHFL, DBSHFL)
+    {"bitswap", Op::Bitswap, sp3(0x20) | sa(0x00), kR6, {O::Rd, O::Rt}},
+    {"wsbh", Op::Wsbh, sp3(0x20) | sa(0x02), kAll, {O::Rd, O::Rt}},
+    {"align", Op::Align, sp3(0x20) | sa(0x08), kR6, {O::Rd, O::Rs, O::Rt, O::Bp2}},
+    {"seb", Op::Seb, sp3(0x20) | sa(0x10), kAll, {O::Rd, O::Rt}},
+    {"seh", Op::Seh, sp3(0x20) | sa(0x18), kAll, {O::Rd, O::Rt}},
+    {"dbitswap", Op::Dbitswap, sp3(0x24) | sa(0x00), kR6_64, {O::Rd, O::Rt}},
+    {"dsbh", Op::Dsbh, sp3(0x24) | sa(0x02), k64, {O::Rd, O::Rt}},
+    {"dshd", Op::Dshd, sp3(0x24) | sa(0x05), k64, {O::Rd, O::Rt}},
+    {"dalign", Op::Dalign, sp3(0x24) | sa(0x08), kR6_64, {O::Rd, O::Rs, O::Rt, O::Bp3}},
+    {"lsa", Op::Lsa, sp(0x05), kR6, {O::Rd, O::Rs, O::Rt, O::LsaSa}},
+    {"dlsa", Op::Dlsa, sp(0x15), kR6_64, {O::Rd, O::Rs, O::Rt, O::LsaSa}},
+
+    // --- leading zeros and ones: SPECIAL2 with rd = rt before R6, SPECIAL sa = 1 in R6
+    {"clz", Op::Clz, sp2(0x20), kPreR6, {O::RdRt, O::Rs}},
+    {"clo", Op::Clo, sp2(0x21), kPreR6, {O::RdRt, O::Rs}},
+    {"dclz", Op::Dclz, sp2(0x24), kPreR6_64, {O::RdRt, O::Rs}},
+    {"dclo", Op::Dclo, sp2(0x25), kPreR6_64, {O::RdRt, O::Rs}},
+    {"clz", Op::Clz, sp(0x10) | sa(1), kR6, {O::Rd, O::Rs}},
+    {"clo", Op::Clo, sp(0x11) | sa(1), kR6, {O::Rd, O::Rs}},
+    {"dclz", Op::Dclz, sp(0x12) | sa(1), kR6_64, {O::Rd, O::Rs}},
+    {"dclo", Op::Dclo, sp(0x13) | sa(1), kR6_64, {O::Rd, O::Rs}},
+
+    // --- R6 PC-relative (PCREL): objdump prints addiupc as lapc with the address
+    {"lapc", Op::Addiupc, pcrel(0, 19), kR6, {O::Rs, O::Pc19}},
+    {"addiupc", Op::Addiupc, pcrel(0, 19), kR6, {O::Rs, O::PcOff19}},
+    {"lwpc", Op::Lwpc, pcrel(1, 19), kR6, {O::Rs, O::Pc19}},
+    {"lwupc", Op::Lwupc, pcrel(2, 19), kR6_64, {O::Rs, O::Pc19}},
+    {"ldpc", Op::Ldpc, pcrel(6, 18), kR6_64, {O::Rs, O::Pc18}},
+    {"auipc", Op::Auipc, pcrel(0x1e, 16), kR6, {O::Rs, O::Uimm16}},
+    {"aluipc", Op::Aluipc, pcrel(0x1f, 16), kR6, {O::Rs, O::Uimm16}},
 
     // --- loads and stores
     {"lb", Op::Lb, opc(0x20), kAll, {O::Rt, O::Mem16}},
@@ -265,6 +326,11 @@ constexpr InstrDesc kTable[] = {
     {"tgeiu", Op::Tgeiu, regimm(0x09), kPreR6, {O::Rs, O::Simm16}},
     {"tlti", Op::Tlti, regimm(0x0a), kPreR6, {O::Rs, O::Simm16}},
     {"tltiu", Op::Tltiu, regimm(0x0b), kPreR6, {O::Rs, O::Simm16}},
+    {"sigrie", Op::Sigrie, regimm(0x17), kR6, {O::Uimm16}},
+
+    // --- hardware registers (user mode, as far as HWREna allows)
+    {"rdhwr", Op::Rdhwr, sp3(0x3b), kAll, {O::Rt, O::HwReg}},
+    {"rdhwr", Op::Rdhwr, sp3(0x3b), kR6, {O::Rt, O::HwReg, O::HwSel}},
 
     // --- coprocessor 0 (privileged)
     {"mfc0", Op::Mfc0, cop0(0x00), kAll, {O::Rt, O::Cp0Reg}, P},
@@ -287,11 +353,102 @@ constexpr InstrDesc kTable[] = {
     {"tlbr", Op::Tlbr, 0x42000001, kAll, {}, P},
     {"tlbwi", Op::Tlbwi, 0x42000002, kAll, {}, P},
     {"tlbwr", Op::Tlbwr, 0x42000006, kAll, {}, P},
+    {"tlbinv", Op::Tlbinv, 0x42000003, kR6, {}, P},
+    {"tlbinvf", Op::Tlbinvf, 0x42000004, kR6, {}, P},
+    {"eretnc", Op::Eretnc, 0x42000058, kR6, {}, P},
+    {"dvp", Op::Dvp, 0x41600024, kR6, {}, P},
+    {"dvp", Op::Dvp, 0x41600024, kR6, {O::Rt}, P},
+    {"evp", Op::Evp, 0x41600004, kR6, {}, P},
+    {"evp", Op::Evp, 0x41600004, kR6, {O::Rt}, P},
+    {"rdpgpr", Op::Rdpgpr, cop0(0x0a), kAll, {O::Rd, O::Rt}, P},
+    {"wrpgpr", Op::Wrpgpr, cop0(0x0e), kAll, {O::Rd, O::Rt}, P},
+};
+
+// Classes of encodings outside the model, checked only for words no row of
+// kTable accepts, first match wins. Major opcodes are matched whole; within
+// SPECIAL, SPECIAL2, SPECIAL3, REGIMM, COP0 and COP1 by function or rs.
+constexpr uint32_t kMajor = 0xfc000000, kFunct = 0xfc00003f, kMajorRs = 0xffe00000;
+constexpr uint32_t kMajorRt = 0xfc1f0000;
+constexpr ExcludedClass kExcluded[] = {
+    // MSA: its own major opcode (MDMX's before R5) and branches in COP1
+    {"MSA", kMajor, opc(0x1e), kAll},
+    {"MSA", kMajorRs, cop1(0x0b), kAll},
+    {"MSA", kMajorRs, cop1(0x0f), kAll},
+    {"MSA", 0xff800000, cop1(0x18), kAll},
+    {"MSA", 0xff800000, cop1(0x1c), kAll},
+    // FPU: COP1, COP1X, FPU loads and stores, movf/movt
+    {"FPU", kMajor, opc(0x11), kAll},
+    {"FPU", kMajor, opc(0x13), kPreR6},
+    {"FPU", kMajor, opc(0x31), kAll},
+    {"FPU", kMajor, opc(0x35), kAll},
+    {"FPU", kMajor, opc(0x39), kAll},
+    {"FPU", kMajor, opc(0x3d), kAll},
+    {"FPU", kFunct, sp(0x01), kPreR6},
+    // COP2 (implementation-defined coprocessor)
+    {"COP2", kMajor, opc(0x12), kAll},
+    {"COP2", kMajor, opc(0x32), kPreR6},
+    {"COP2", kMajor, opc(0x36), kPreR6},
+    {"COP2", kMajor, opc(0x3a), kPreR6},
+    {"COP2", kMajor, opc(0x3e), kPreR6},
+    // jalx switches to MIPS16e or microMIPS
+    {"microMIPS/MIPS16 jalx", kMajor, opc(0x1d), kPreR6},
+    // DSP ASE (R1-R3; binutils knows no 64-bit DSP): SPECIAL3 functions,
+    // bposge32, HI/LO accumulators 1-3
+    {"DSP", kFunct, sp3(0x0a), kAll},
+    {"DSP", kFunct, sp3(0x0c), kAll},
+    {"DSP", 0xfc00003c, sp3(0x10), kAll},  // 0x10-0x13
+    {"DSP", kFunct, sp3(0x18), kAll},
+    {"DSP", kFunct, sp3(0x30), kAll},
+    {"DSP", kFunct, sp3(0x31), kAll},
+    {"DSP", kFunct, sp3(0x38), kAll},
+    {"DSP", kMajorRt, regimm(0x1c), kAll},
+    {"DSP", 0xfc00e7ff, sp(0x18), kPreR6},
+    {"DSP", 0xfc00e7ff, sp(0x19), kPreR6},
+    {"DSP", 0xfc00e7ff, sp2(0x00), kPreR6},
+    {"DSP", 0xfc00e7ff, sp2(0x01), kPreR6},
+    {"DSP", 0xfc00e7ff, sp2(0x04), kPreR6},
+    {"DSP", 0xfc00e7ff, sp2(0x05), kPreR6},
+    {"DSP", 0xff9f07ff, sp(0x10), kPreR6},
+    {"DSP", 0xff9f07ff, sp(0x12), kPreR6},
+    {"DSP", 0xfc1fe7ff, sp(0x11), kPreR6},
+    {"DSP", 0xfc1fe7ff, sp(0x13), kPreR6},
+    // EVA: kernel access to user addresses (SPECIAL3)
+    {"EVA", kFunct, sp3(0x19), kPreR6},      // lwle, lwre (removed in R6)
+    {"EVA", kFunct, sp3(0x1a), kPreR6},
+    {"EVA", 0xfc00003c, sp3(0x1c), kAll},    // sbe, she, sce, swe
+    {"EVA", kFunct, sp3(0x1b), kAll},        // cachee
+    {"EVA", kFunct, sp3(0x21), kPreR6},      // swle, swre (removed in R6)
+    {"EVA", kFunct, sp3(0x22), kPreR6},
+    {"EVA", kFunct, sp3(0x23), kAll},
+    {"EVA", 0xfc00003e, sp3(0x28), kAll},  // 0x28, 0x29
+    {"EVA", 0xfc00003c, sp3(0x2c), kAll},  // 0x2c-0x2f
+    // MT ASE: fork, yield, mftr, mttr
+    {"MT", kFunct, sp3(0x08), kAll},
+    {"MT", kFunct, sp3(0x09), kAll},
+    {"MT", kMajorRs, cop0(0x08), kAll},
+    {"MT", kMajorRs, cop0(0x0c), kAll},
+    // Virtualization: guest CP0 moves, hypcall, guest TLB operations
+    {"VZ", kMajorRs, cop0(0x03), kAll},
+    {"VZ", 0xfe00003f, 0x42000028, kAll},
+    {"VZ", 0xfe00003f, 0x42000009, kAll},
+    {"VZ", 0xfe00003f, 0x4200000a, kAll},
+    {"VZ", 0xfe00003f, 0x4200000b, kAll},
+    {"VZ", 0xfe00003f, 0x4200000c, kAll},
+    {"VZ", 0xfe00003f, 0x4200000e, kAll},
+    {"VZ", 0xfe00003f, 0x42000010, kAll},
+    // Release 6 optional extensions
+    {"CRC", kFunct, sp3(0x0f), kR6},
+    {"GINV", kFunct, sp3(0x3d), kR6},
+    {"paired LL/SC", 0xfc0007ff, sp3(0x36) | sa(1), kR6},
+    {"paired LL/SC", 0xfc0007ff, sp3(0x26) | sa(1), kR6},
+    {"paired LL/SC", 0xfc0007ff, sp3(0x37) | sa(1), kR6_64},
+    {"paired LL/SC", 0xfc0007ff, sp3(0x27) | sa(1), kR6_64},
 };
 
 }  // namespace
 
 std::span<const InstrDesc> instructionTable() { return kTable; }
+std::span<const ExcludedClass> excludedClasses() { return kExcluded; }
 
 bool satisfiesRule(FieldRule r, uint32_t w) {
   unsigned s = rsOf(w), t = rtOf(w);

@@ -41,7 +41,23 @@ enum class Opnd : uint8_t {
   Op5,            // cache operation / prefetch hint in the rt field
   RsAgain,        // the rs operand written a second time (R6 dahi/dati rs, rs, imm);
                   // occupies no bits of its own
+  RdRt,           // one GPR written to both rd and rt (pre-R6 clz, clo, dclz, dclo)
+  Pos,            // bit-field position 0..31 (ins/ext lsb), bits 10-6
+  PosHi,          // bit-field position 32..63 as pos - 32 (dextu, dinsu), bits 10-6
+  SizeExt,        // ext/dext/dextu size 1..32 as size - 1 (msbd), bits 15-11
+  SizeExtHi,      // dextm size 33..64 as size - 33, bits 15-11
+  SizeIns,        // ins/dins size as pos + size - 1 (msb), bits 15-11
+  SizeInsHi,      // dinsm/dinsu size as pos + size - 33, bits 15-11
+  LsaSa,          // R6 lsa/dlsa shift 1..4 as sa - 1, bits 7-6
+  Bp2,            // R6 align byte position 0..3, bits 7-6
+  Bp3,            // R6 dalign byte position 0..7, bits 8-6
+  HwReg,          // rdhwr hardware register number in rd (printed $N)
+  HwSel,          // R6 rdhwr select, bits 8-6
+  Pc19,           // R6 lapc/lwpc/lwupc address: pc + 19-bit word offset, bits 18-0
+  PcOff19,        // R6 addiupc byte offset: a multiple of 4, 19-bit word offset, bits 18-0
+  Pc18,           // R6 ldpc address: (pc & ~7) + 18-bit doubleword offset, bits 17-0
 };
+constexpr unsigned kOpndKinds = unsigned(Opnd::Pc18) + 1;
 
 // Semantic identity: aliases share the Op of the instruction they spell.
 enum class Op : uint16_t {
@@ -58,6 +74,7 @@ enum class Op : uint16_t {
   // multiply and divide, pre-R6
   Mult, Multu, Div, Divu, Dmult, Dmultu, Ddiv, Ddivu, Mfhi, Mflo, Mthi, Mtlo,
   Mul2,  // pre-R6 SPECIAL2 mul rd, rs, rt
+  Madd, Maddu, Msub, Msubu,  // pre-R6 HI/LO accumulate
   // multiply and divide, R6
   Mul, Muh, Mulu, Muhu, Div6, Mod, Divu6, Modu, Dmul, Dmuh, Dmulu, Dmuhu,
   Ddiv6, Dmod, Ddivu6, Dmodu,
@@ -77,6 +94,13 @@ enum class Op : uint16_t {
   Sync, Synci, Cache, Pref, Eret, Deret, Wait, Break, Syscall, Sdbbp, Teq, Tne,
   Tge, Tgeu, Tlt, Tltu, Teqi, Tnei, Tgei, Tgeiu, Tlti, Tltiu, Mfc0, Mtc0,
   Dmfc0, Dmtc0, Di, Ei, Tlbp, Tlbr, Tlbwi, Tlbwr,
+  // bit fields, byte and bit order, counting (R2 and R6)
+  Ins, Ext, Dins, Dinsm, Dinsu, Dext, Dextm, Dextu, Wsbh, Dsbh, Dshd, Seb, Seh,
+  Bitswap, Dbitswap, Align, Dalign, Lsa, Dlsa, Clz, Clo, Dclz, Dclo,
+  // R6 PC-relative
+  Addiupc, Auipc, Aluipc, Lwpc, Lwupc, Ldpc,
+  // hardware registers, shadow registers, R6 system
+  Rdhwr, Rdpgpr, Wrpgpr, Sigrie, Dvp, Evp, Eretnc, Tlbinv, Tlbinvf,
 };
 
 // What kind of control transfer a row is; the model and checker ask this.
@@ -112,7 +136,7 @@ struct InstrDesc {
   Op op;
   uint32_t match;                 // fixed bits; operand bits are zero here
   IsaSet isas;
-  std::array<Opnd, 3> operands;   // in syntax order; Opnd::None ends the list
+  std::array<Opnd, 4> operands;   // in syntax order; Opnd::None ends the list
   uint16_t flags = 0;
   FieldRule rule = FieldRule::None;
 
@@ -130,6 +154,17 @@ struct InstrDesc {
 
 std::span<const InstrDesc> instructionTable();
 
+// Encodings that belong to an instruction class patchcheck does not model
+// (FPU, COP2, MSA, DSP, EVA, MT, VZ, microMIPS/MIPS16 mode switches, R6
+// optional extensions): the decoder calls them reserved like any word
+// without a row, and the printer names the class instead of a bare .word.
+struct ExcludedClass {
+  std::string_view name;  // "FPU", "MSA", ...
+  uint32_t mask, match;   // a word is in the class when (word & mask) == match
+  IsaSet isas;
+};
+std::span<const ExcludedClass> excludedClasses();
+
 // Bits occupied by an operand kind in the word.
 constexpr uint32_t operandBits(Opnd k) {
   switch (k) {
@@ -140,6 +175,21 @@ constexpr uint32_t operandBits(Opnd k) {
     case Opnd::Rt: return 0x001f0000;
     case Opnd::Rd: return 0x0000f800;
     case Opnd::RtRs: return 0x03ff0000;
+    case Opnd::RdRt: return 0x001ff800;
+    case Opnd::Pos:
+    case Opnd::PosHi: return 0x000007c0;
+    case Opnd::SizeExt:
+    case Opnd::SizeExtHi:
+    case Opnd::SizeIns:
+    case Opnd::SizeInsHi:
+    case Opnd::HwReg: return 0x0000f800;
+    case Opnd::LsaSa:
+    case Opnd::Bp2: return 0x000000c0;
+    case Opnd::Bp3:
+    case Opnd::HwSel: return 0x000001c0;
+    case Opnd::Pc19:
+    case Opnd::PcOff19: return 0x0007ffff;
+    case Opnd::Pc18: return 0x0003ffff;
     case Opnd::Sa:
     case Opnd::SaHi:
     case Opnd::Stype: return 0x000007c0;
@@ -179,5 +229,6 @@ constexpr unsigned rsOf(uint32_t w) { return (w >> 21) & 31; }
 constexpr unsigned rtOf(uint32_t w) { return (w >> 16) & 31; }
 constexpr unsigned rdOf(uint32_t w) { return (w >> 11) & 31; }
 constexpr unsigned saOf(uint32_t w) { return (w >> 6) & 31; }
+constexpr unsigned functOf(uint32_t w) { return w & 63; }
 
 }  // namespace patchcheck::mips

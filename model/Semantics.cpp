@@ -31,7 +31,8 @@ unsigned Fetched::reg(Opnd k) const { return registerOf(k, bits); }
 
 namespace {
 bool isSignedKind(Opnd k) {
-  return k == Opnd::Simm16 || k == Opnd::Mem16 || k == Opnd::Mem9 || isBranchKind(k);
+  return k == Opnd::Simm16 || k == Opnd::Mem16 || k == Opnd::Mem9 || isBranchKind(k) ||
+         isPcRelativeKind(k) || k == Opnd::PcOff19;
 }
 }  // namespace
 
@@ -234,6 +235,12 @@ class Execution {
   }
   void loadStorePartial(Op op);
   void storeConditional(unsigned bytes);
+  void bitField(Op op);
+  void byteOrder(Op op);
+  void countLeading(Op op);
+  void pcRelative(Op op);
+  void multiplyAccumulate(Op op);
+  void hardwareRegister();
 
   void divide32(bool isSigned, z3::expr& quotient, z3::expr& remainder) {
     z3::expr a = low32(R(rs())), b = low32(R(rt()));
@@ -322,6 +329,169 @@ void Execution::loadStorePartial(Op op) {
 
 // sc/scd succeed only while LLbit holds; an implementation may also fail
 // them for its own reasons, so the symbolic success is a choice.
+// ext/ins and their doubleword forms. The fields are concrete (the
+// assembler takes only constants there); out-of-range combinations are
+// UNPREDICTABLE and leave rt unknown.
+void Execution::bitField(Op op) {
+  unsigned lsb = sa(), field = rd();
+  bool extract = op == Op::Ext || op == Op::Dext || op == Op::Dextm || op == Op::Dextu;
+  bool is32 = op == Op::Ext || op == Op::Ins;
+  if (op == Op::Dextu || op == Op::Dinsu) lsb += 32;
+  unsigned top = op == Op::Dextm || op == Op::Dinsm || op == Op::Dinsu ? field + 32 : field;
+  // extract: top = msbd (size - 1); insert: top = msb.
+  unsigned limit = is32 ? 32 : 64;
+  bool bad = extract ? lsb + top + 1 > limit : lsb > top;
+  if (is32) requireWordValues(extract ? std::initializer_list<unsigned>{rs()}
+                                      : std::initializer_list<unsigned>{rs(), rt()});
+  if (bad) {
+    fault(FaultKind::Unpredictable, c_.bool_val(true),
+          extract ? "pos + size exceeds " + std::to_string(limit) + " (UNPREDICTABLE)"
+                  : "msb < lsb: the size is not positive (UNPREDICTABLE)");
+    set(rt(), s_.fresh("rt.after." + std::string(f_.desc->mnemonic), w_));
+    return;
+  }
+  z3::expr src = is32 ? low32(R(rs())) : R(rs());
+  if (extract) {  // size = top + 1 bits of rs from lsb, zero-extended
+    unsigned size = top + 1, n = is32 ? 32 : 64;
+    z3::expr bits = src.extract(lsb + size - 1, lsb);
+    z3::expr v = size == n ? bits : z3::zext(bits, n - size);
+    if (is32) alu32(v);  // sign-extends bit 31 (only when size is 32)
+    else set(rt(), v);
+    return;
+  }
+  z3::expr old = is32 ? low32(R(rt())) : R(rt());
+  unsigned n = is32 ? 32 : 64, size = top - lsb + 1;
+  z3::expr v = src.extract(size - 1, 0);
+  if (top + 1 < n) v = z3::concat(old.extract(n - 1, top + 1), v);
+  if (lsb > 0) v = z3::concat(v, old.extract(lsb - 1, 0));
+  if (is32) alu32(v);
+  else set(rt(), v);
+}
+
+// wsbh, dsbh, dshd, seb, seh, bitswap, dbitswap, align, dalign.
+void Execution::byteOrder(Op op) {
+  z3::expr t = R(rt());
+  auto byte = [&](const z3::expr& v, unsigned i) { return v.extract(8 * i + 7, 8 * i); };
+  auto reverseBits = [&](const z3::expr& b) {
+    z3::expr r = b.extract(0, 0);
+    for (unsigned i = 1; i < 8; ++i) r = z3::concat(r, b.extract(i, i));
+    return r;
+  };
+  switch (op) {
+    case Op::Wsbh: {
+      requireWordValues({rt()});
+      z3::expr v = low32(t);
+      alu32(z3::concat(z3::concat(byte(v, 2), byte(v, 3)), z3::concat(byte(v, 0), byte(v, 1))));
+      return;
+    }
+    case Op::Seb: set(rd(), z3::sext(t.extract(7, 0), w_ - 8)); return;
+    case Op::Seh: set(rd(), z3::sext(t.extract(15, 0), w_ - 16)); return;
+    case Op::Dsbh: {
+      z3::expr v = byte(t, 6);
+      for (unsigned i : {7u, 4u, 5u, 2u, 3u, 0u, 1u}) v = z3::concat(v, byte(t, i));
+      set(rd(), v);
+      return;
+    }
+    case Op::Dshd:
+      set(rd(), z3::concat(z3::concat(t.extract(15, 0), t.extract(31, 16)),
+                           z3::concat(t.extract(47, 32), t.extract(63, 48))));
+      return;
+    case Op::Bitswap: case Op::Dbitswap: {  // the bits of each byte reversed
+      unsigned bytes = op == Op::Bitswap ? 4 : 8;
+      z3::expr v = reverseBits(byte(t, bytes - 1));
+      for (unsigned i = bytes - 1; i-- > 0;) v = z3::concat(v, reverseBits(byte(t, i)));
+      if (op == Op::Bitswap) alu32(v);
+      else set(rd(), v);
+      return;
+    }
+    case Op::Align: {  // (rt << 8bp) | (rs >> 8(4 - bp)) on the low words
+      unsigned bp = (f_.bits >> 6) & 3;
+      z3::expr hi = low32(t), lo = low32(R(rs()));
+      alu32(bp == 0 ? hi : z3::concat(hi.extract(31 - 8 * bp, 0), lo.extract(31, 32 - 8 * bp)));
+      return;
+    }
+    case Op::Dalign: {
+      unsigned bp = (f_.bits >> 6) & 7;
+      z3::expr lo = R(rs());
+      set(rd(), bp == 0 ? t : z3::concat(t.extract(63 - 8 * bp, 0), lo.extract(63, 64 - 8 * bp)));
+      return;
+    }
+    default: return;
+  }
+}
+
+// clz, clo, dclz, dclo: leading zeros (ones) of the low word or the doubleword.
+void Execution::countLeading(Op op) {
+  bool dword = op == Op::Dclz || op == Op::Dclo;
+  bool ones = op == Op::Clo || op == Op::Dclo;
+  // Pre-R6 encodings name the destination twice (rd and rt must agree).
+  unsigned d = rd();
+  if (!s_.target.isR6() && rd() != rt())
+    fault(FaultKind::Unpredictable, c_.bool_val(true),
+          "rd and rt differ (the pre-R6 encoding requires the same register in both)");
+  if (!dword) requireWordValues({rs()});
+  z3::expr v = dword ? R(rs()) : low32(R(rs()));
+  unsigned n = dword ? 64 : 32;
+  z3::expr count = word(n);
+  for (unsigned i = 0; i < n; ++i)  // the lowest set (clear) bit decides last
+    count = z3::ite(v.extract(i, i) == bv(ones ? 0 : 1, 1), word(n - 1 - i), count);
+  set(d, count);
+}
+
+// R6 PCREL: addresses relative to this instruction's own pc.
+void Execution::pcRelative(Op op) {
+  unsigned r = rs();
+  switch (op) {
+    case Op::Addiupc:
+      set(r, s_.fromAddress(s_.normalize(pc_ + f_.imm(Opnd::Pc19, 64) * bv(4, 64))));
+      return;
+    case Op::Auipc: case Op::Aluipc: {
+      z3::expr up = z3::sext(z3::concat(f_.imm(Opnd::Uimm16, 16), bv(0, 16)), 32);
+      z3::expr v = s_.normalize(pc_ + up);
+      if (op == Op::Aluipc) v = v & bv(~uint64_t(0xffff), 64);
+      set(r, s_.fromAddress(v));
+      return;
+    }
+    case Op::Lwpc: case Op::Lwupc: {
+      z3::expr ea = s_.normalize(pc_ + f_.imm(Opnd::Pc19, 64) * bv(4, 64));
+      z3::expr v = s_.load(ea, 4);
+      set(r, w_ == 32 ? v : op == Op::Lwpc ? z3::sext(v, 32) : z3::zext(v, 32));
+      return;
+    }
+    case Op::Ldpc: {
+      z3::expr ea = s_.normalize((pc_ & bv(~uint64_t(7), 64)) + f_.imm(Opnd::Pc18, 64) * bv(8, 64));
+      set(r, s_.load(ea, 8));
+      return;
+    }
+    default: return;
+  }
+}
+
+// madd, maddu, msub, msubu: (HI || LO) +/- the 64-bit product of the low words.
+void Execution::multiplyAccumulate(Op op) {
+  requireWordValues({rs(), rt()});
+  bool isSigned = op == Op::Madd || op == Op::Msub;
+  z3::expr p = product(low32(R(rs())), low32(R(rt())), isSigned);
+  z3::expr acc = z3::concat(low32(s_.hi), low32(s_.lo));
+  z3::expr r = op == Op::Madd || op == Op::Maddu ? acc + p : acc - p;
+  s_.hi = signExtend32(r.extract(63, 32)).simplify();
+  s_.lo = signExtend32(r.extract(31, 0)).simplify();
+}
+
+// rdhwr: the hardware registers' values are not modelled (a fresh value);
+// numbers the release reserves raise Reserved Instruction. Whether an
+// implemented register is enabled for user mode (HWREna) is not modelled.
+void Execution::hardwareRegister() {
+  unsigned n = rd(), sel = (f_.bits >> 6) & 7;
+  bool defined = n <= 3 || n >= 29 || (s_.target.isR6() && n <= 5);
+  if (!defined) {
+    fault(FaultKind::ReservedInstruction, c_.bool_val(true),
+          "hardware register $" + std::to_string(n) + " is reserved (Reserved Instruction)");
+    return;
+  }
+  set(rt(), s_.fresh("hwr." + std::to_string(n) + "." + std::to_string(sel), w_));
+}
+
 void Execution::storeConditional(unsigned bytes) {
   z3::expr ea = effectiveAddress(memOperand());
   requireAligned(ea, bytes, "store");
@@ -650,8 +820,54 @@ StepEffect Execution::run() {
       set(rt(), cp0Value("cp0.status", false));  // rt = 0 when omitted: dropped
       effect(std::string(f_.desc->mnemonic), pc_, EffectKind::InterruptEnable);
       break;
-    case Op::Tlbp: case Op::Tlbr: case Op::Tlbwi: case Op::Tlbwr:
+    case Op::Tlbp: case Op::Tlbr: case Op::Tlbwi: case Op::Tlbwr: case Op::Tlbinv:
+    case Op::Tlbinvf:
       effect(std::string(f_.desc->mnemonic), pc_, EffectKind::Tlb);
+      break;
+    case Op::Eretnc:
+      effect("eretnc", pc_, EffectKind::Eret);
+      fault(FaultKind::Eret, c_.bool_val(true), "");
+      break;
+    case Op::Dvp: case Op::Evp:  // rt gets VPControl as it was
+      set(rt(), cp0Value("cp0.vpcontrol", false));
+      effect(std::string(f_.desc->mnemonic), pc_, EffectKind::Cp0Write);  // writes VPControl.DIS
+      break;
+    case Op::Rdpgpr: case Op::Wrpgpr: {
+      // The previous shadow set is this one iff SRSCtl.PSS == SRSCtl.CSS.
+      z3::expr same = s_.fresh("srsctl.pss_is_css", 0);
+      if (op == Op::Rdpgpr) {
+        set(rd(), z3::ite(same, R(rt()), s_.fresh("shadow.gpr" + std::to_string(rt()), w_)));
+      } else {
+        // A write to another shadow register set: never harmless (kind Other).
+        s_.effects.push_back(SideEffect{text(), pc_, R(rt()), EffectKind::Other});
+        set(rd(), z3::ite(same, R(rt()), R(rd())));
+      }
+      break;
+    }
+    case Op::Sigrie:
+      fault(FaultKind::ReservedInstruction, c_.bool_val(true), "signals a Reserved Instruction exception");
+      break;
+    case Op::Rdhwr: hardwareRegister(); break;
+
+    // --- bit fields, byte order, counting
+    case Op::Ext: case Op::Ins: case Op::Dext: case Op::Dextm: case Op::Dextu: case Op::Dins:
+    case Op::Dinsm: case Op::Dinsu:
+      bitField(op);
+      break;
+    case Op::Wsbh: case Op::Dsbh: case Op::Dshd: case Op::Seb: case Op::Seh: case Op::Bitswap:
+    case Op::Dbitswap: case Op::Align: case Op::Dalign:
+      byteOrder(op);
+      break;
+    case Op::Lsa:  // R6: sign_extend((rs << sa) + rt) on the low words
+      alu32(z3::shl(low32(R(rs())), bv(((f_.bits >> 6) & 3) + 1, 32)) + low32(R(rt())));
+      break;
+    case Op::Dlsa: set(rd(), z3::shl(R(rs()), bv(((f_.bits >> 6) & 3) + 1, 64)) + R(rt())); break;
+    case Op::Clz: case Op::Clo: case Op::Dclz: case Op::Dclo: countLeading(op); break;
+    case Op::Madd: case Op::Maddu: case Op::Msub: case Op::Msubu: multiplyAccumulate(op); break;
+
+    // --- R6 PC-relative
+    case Op::Addiupc: case Op::Auipc: case Op::Aluipc: case Op::Lwpc: case Op::Lwupc: case Op::Ldpc:
+      pcRelative(op);
       break;
   }
   return effect_;

@@ -124,7 +124,7 @@ std::string normaliseObjdump(std::string s) {
   return s;
 }
 
-// address -> (word, text) from `objdump -d -z -M no-aliases,cp0-names=numeric`.
+// address -> (word, text) from `objdump -d -z -M no-aliases,cp0-names=numeric,hwr-names=numeric`.
 std::map<uint64_t, std::pair<uint32_t, std::string>> parseObjdump(const std::string& out) {
   std::map<uint64_t, std::pair<uint32_t, std::string>> m;
   static const std::regex line(R"(^\s*([0-9a-f]+):\t([0-9a-f]{8}) \t(.*)$)");
@@ -190,7 +190,7 @@ void runBatch(Batch b, const Tools& tools, Tally& tally, Failures& fails) {
                       dir.file("out.bin")});
   if (oc.status != 0) throw std::runtime_error("objcopy failed: " + oc.err);
   std::string bytes = readFile(dir.file("out.bin"));
-  RunResult od = run({tools.objdump, "-d", "-z", "-M", "no-aliases,cp0-names=numeric",
+  RunResult od = run({tools.objdump, "-d", "-z", "-M", "no-aliases,cp0-names=numeric,hwr-names=numeric",
                       dir.file("out.elf")});
   if (od.status != 0) throw std::runtime_error("objdump failed: " + od.err);
   auto dump = parseObjdump(od.out);

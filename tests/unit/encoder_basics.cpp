@@ -104,6 +104,9 @@ TEST_CASE("disassembly round trip on the facts", "[encoder_basics]") {
   CHECK(disassemble(0x00a02025, 0, t) == "move\ta0,a1");
   CHECK(disassemble(0x00200809, 0, t) == "jalr\tat,at");
   CHECK(disassemble(0x240c0000, 0, t) == "addiu\tt0,zero,0");
-  CHECK(disassemble(0x7c000000, 0, t) == ".word\t0x7c000000");
+  CHECK(disassemble(0x7c000000, 0, t) == "ext\tzero,zero,0x0,0x1");
+  CHECK(disassemble(0xec000000, 0, t) == ".word\t0xec000000");  // PCREL is R6 only
+  CHECK(disassemble(0x46221080, 0, t) == ".word\t0x46221080\t# FPU (not modelled)");
+  CHECK(disassemble(0x7c0a0010, 0, t) == ".word\t0x7c0a0010\t# DSP (not modelled)");
   CHECK(disassemble(0x03e00009, 0, target(Isa::Mips64R6, Abi::N64)) == "jr\tra");
 }

@@ -129,7 +129,7 @@ TEST_CASE("no row's fixed bits overlap its operand fields", "[encoder_roundtrip_
 
 TEST_CASE("the Z3 layout is the concrete layout", "[encoder_roundtrip_proof]") {
   z3::context c;
-  for (unsigned k = 0; k <= unsigned(Opnd::RsAgain); ++k) {
+  for (unsigned k = 0; k < kOpndKinds; ++k) {
     Opnd kind = Opnd(k);
     INFO("operand kind " << k);
     uint32_t covered = 0;

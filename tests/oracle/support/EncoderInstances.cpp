@@ -104,6 +104,25 @@ std::string branchTarget(Drawer& dr, Opnd k, size_t line, size_t lines) {
   return "L" + std::to_string(to);
 }
 
+// A PC-relative address (lapc, lwpc, lwupc, ldpc): a label, or for the
+// word-scaled forms the edge of reach as `.+N` (always for a lone instance).
+// ldpc's address is counted from the doubleword of the instruction, so it
+// takes labels of even lines only (the base is 8-byte aligned).
+std::string pcRelativeTarget(Drawer& dr, Opnd k, size_t line, size_t lines) {
+  if (k == Opnd::Pc19 && (lines == 0 || dr.chance(0.15))) {
+    int64_t half = int64_t(1) << 18;
+    int64_t words = dr.chance(0.5) ? half - 1 : -half;
+    if (dr.chance(0.3)) words = dr.uniform(-half, half - 1);
+    int64_t bytes = 4 * words;
+    return bytes < 0 ? ".-" + std::to_string(-bytes) : ".+" + std::to_string(bytes);
+  }
+  if (lines == 0) return ".";
+  size_t to = size_t(dr.uniform(0, int64_t(lines) - 1));
+  if (dr.chance(0.2)) to = line;
+  if (k == Opnd::Pc18) to &= ~size_t(1);
+  return "L" + std::to_string(to);
+}
+
 // Relocation operators on a label, where GNU as allows them for the row.
 std::optional<std::string> relocated(Drawer& dr, const InstrDesc& d, Opnd k, const Target& t,
                                      size_t lines) {
@@ -152,12 +171,28 @@ Draft instance(Drawer& dr, const InstrDesc& d, const Target& t, uint64_t base, s
       while (rd == rs) rd = dr.reg();
     }
   }
+  // ins/ext and their d-forms: the size depends on the position before it.
+  int64_t pos = 0;
+  for (Opnd k : d.operands)
+    if (k == Opnd::Pos || k == Opnd::PosHi) pos = dr.value(immediateRange(k)->lo, immediateRange(k)->hi);
   std::string text(d.mnemonic);
   for (unsigned i = 0; i < d.operandCount(); ++i) {
     Opnd k = d.operands[i];
     std::string s;
     switch (k) {
       case Opnd::Rs: case Opnd::RsAgain: s = dr.regText(rs); break;
+      case Opnd::RdRt: s = dr.regText(rd); break;
+      case Opnd::HwReg: s = "$" + std::to_string(dr.uniform(0, 31)); break;
+      case Opnd::Pos: case Opnd::PosHi: s = dr.number(pos); break;
+      case Opnd::SizeExt: case Opnd::SizeExtHi: case Opnd::SizeIns: case Opnd::SizeInsHi: {
+        int64_t limit = d.op == Op::Ext || d.op == Op::Ins || d.op == Op::Dins ? 32 : 64;
+        int64_t lo = std::max(immediateRange(k)->lo, k == Opnd::SizeInsHi ? 33 - pos : int64_t(1));
+        int64_t hi = std::min(immediateRange(k)->hi, limit - pos);
+        s = dr.number(dr.value(lo, hi));
+        break;
+      }
+      case Opnd::PcOff19: s = dr.number(4 * dr.value(-262144, 262143)); break;
+      case Opnd::Pc19: case Opnd::Pc18: s = pcRelativeTarget(dr, k, line, lines); break;
       case Opnd::Rt: case Opnd::RtRs: s = dr.regText(rt); break;
       case Opnd::Rd: s = dr.regText(rd); break;
       case Opnd::Zero: s = dr.chance(0.5) ? "$0" : "$zero"; break;
