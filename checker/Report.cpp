@@ -50,9 +50,8 @@ void printCounterexample(std::ostream& o, const Counterexample& cx, const std::s
       char head[64];
       if (t.is64()) snprintf(head, sizeof head, "%016llx: %08x  ", (unsigned long long)s.address, s.word);
       else snprintf(head, sizeof head, "%08llx: %08x  ", (unsigned long long)(s.address & 0xffffffffull), s.word);
-      o << in << "  " << head << pad(s.text, 26) << pad(s.origin, 24);
-      if (!s.note.empty()) o << "  " << s.note;
-      o << "\n";
+      o << in << "  " << head << pad(s.text, 26) << (s.note.empty() ? s.origin : pad(s.origin, 24) + "  " + s.note)
+        << "\n";
     }
   }
   if (!cx.symbols.empty()) {
@@ -141,24 +140,33 @@ void printSummaryTable(std::ostream& o, const RunResults& rr) {
   o << summaryLine(rr) << "\n";
 }
 
+// One line that agrees with the exit code: counts by verdict for the
+// transitions, the states alone and the trampoline proofs, then how many
+// items are not as expected (problems()).
 std::string summaryLine(const RunResults& rr) {
-  unsigned checked = 0, safe = 0, unsafe = 0, unknown = 0, expected = 0, missed = 0, unproven = 0;
-  for (const SpecResult& r : rr.specs) {
-    for (const TrampolineResult& k : r.trampolines) unproven += k.verdict != Verdict::Safe;
-    for (const TransitionResult& t : r.transitions) {
-      ++checked;
-      safe += t.verdict == Verdict::Safe;
-      unsafe += t.verdict == Verdict::Unsafe;
-      unknown += t.verdict == Verdict::Unknown;
-      expected += t.expect.has_value();
-      missed += t.expect && !t.expectationMet();
+  struct Tally {
+    unsigned all = 0, safe = 0, unsafe = 0, unknown = 0;
+    void add(Verdict v) {
+      ++all;
+      safe += v == Verdict::Safe;
+      unsafe += v == Verdict::Unsafe;
+      unknown += v == Verdict::Unknown;
     }
+    std::string str(const std::string& what) const {
+      return std::to_string(all) + " " + what + " (" + std::to_string(safe) + " SAFE, " + std::to_string(unsafe) +
+             " UNSAFE, " + std::to_string(unknown) + " UNKNOWN)";
+    }
+  } transitions, states, trampolines;
+  for (const SpecResult& r : rr.specs) {
+    for (const TrampolineResult& k : r.trampolines) trampolines.add(k.verdict);
+    for (const StateResult& st : r.states) states.add(st.verdict);
+    for (const TransitionResult& t : r.transitions) transitions.add(t.verdict);
   }
+  size_t off = problems(rr).size();
   std::ostringstream o;
-  o << "summary: " << checked << " checked: " << safe << " SAFE, " << unsafe << " UNSAFE, " << unknown << " UNKNOWN; ";
-  if (missed) o << missed << " of " << expected << " expectations MISSED";
-  else o << (expected ? "every expectation met" : "no expectations");
-  if (unproven) o << "; " << unproven << " trampoline entries not proven";
+  o << "summary: " << transitions.str("transitions") << ", " << states.str("states alone");
+  if (trampolines.all) o << ", " << trampolines.str("trampoline proofs");
+  o << "; " << (off ? std::to_string(off) + " not as expected" : "every item as expected");
   return o.str();
 }
 
