@@ -9,6 +9,7 @@
 #include "checker/Commands.h"
 #include "checker/Jobs.h"
 #include "checker/PatchTable.h"
+#include "checker/TableFile.h"
 
 namespace patchcheck {
 namespace {
@@ -35,27 +36,25 @@ std::string shortValue(const json& j) {
 }
 
 int runVerify(const VerifyArgs& a) {
-  auto text = readFile(a.table);
-  if (!text) {
-    std::cerr << a.table << ": error: cannot read\n";
+  auto read = loadTableFile(a.table);
+  if (auto* e = std::get_if<Diagnostic>(&read)) {
+    std::cerr << e->str() << "\n";
     return 2;
   }
-  json recorded = json::parse(*text, nullptr, false);
-  if (recorded.is_discarded() || !recorded.is_object() || recorded.value("format", "") != "patchcheck-table/1") {
-    std::cerr << a.table << ": error: not a patchcheck table (format patchcheck-table/1)\n";
-    return 2;
-  }
-  std::string specPath = !a.spec.empty() ? a.spec : recorded["spec"].value("path", "");
+  const json recorded = std::get<json>(std::move(read));
+  // The members read here are there, of these types (checker/TableFile.h).
+  const std::string recordedPath = recorded.at("spec").at("path").get<std::string>();
+  std::string specPath = !a.spec.empty() ? a.spec : recordedPath;
   auto loaded = loadSpec(specPath);
   if (auto* e = std::get_if<Diagnostics>(&loaded)) {
     for (const auto& d : *e) std::cerr << d.str() << "\n";
     return 2;
   }
   Spec spec = std::get<Spec>(std::move(loaded));
-  spec.path = recorded["spec"].value("path", specPath);  // the table names the spec as it was given
+  spec.path = recordedPath;  // the table names the spec as it was given
   TableOptions opt;
-  opt.matrix = recorded["options"].value("matrix", false);
-  opt.timeoutMs = recorded["certificate"]["model"].value("solver_timeout_ms", 20000u);
+  opt.matrix = recorded.at("options").at("matrix").get<bool>();
+  opt.timeoutMs = recorded.at("certificate").at("model").at("solver_timeout_ms").get<unsigned>();
   Progress progress("verify-table");
   auto built = buildTable(spec, opt, {a.jobs, &progress});
   progress.clear();
