@@ -236,7 +236,12 @@ class Assembler {
       if (n == 0 || n >= t.size() || t[n] != ':') break;
       std::string name(t.substr(0, n));
       if (std::isdigit((unsigned char)name[0])) {
-        locals_[unsigned(std::stoul(name))].push_back({event_++, words_});
+        // A local label number is an unsigned: a longer one would alias a
+        // shorter one (references refuse it too, encoder/Expr.cpp).
+        uint64_t number = 0;
+        for (char d : name) number = std::min<uint64_t>(number * 10 + unsigned(d - '0'), uint64_t(1) << 32);
+        if (number >> 32) error(line, col, "local label number '" + name + "' is too large");
+        else locals_[unsigned(number)].push_back({event_++, words_});
       } else if (out_.labels.count(name) || opt_.symbols.count(name) || opt_.symbolic.count(name)) {
         error(line, col, "label '" + name + "' is already defined");
       } else {
