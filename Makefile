@@ -4,7 +4,7 @@ BUILD ?= build
 JOBS  ?= $(shell nproc)
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=RelWithDebInfo
 
-.PHONY: run test build deps bench sanitize clean
+.PHONY: run test build deps bench sanitize fuzz clean
 
 deps:
 	@scripts/install-deps
@@ -30,5 +30,11 @@ sanitize: deps
 	cmake --build build-asan -j $(JOBS)
 	cd build-asan && LSAN_OPTIONS=suppressions=$(CURDIR)/scripts/lsan.supp ctest --output-on-failure -j $(JOBS)
 
+# Every libFuzzer target (tests/fuzz) for FUZZ_SECONDS each, in build-fuzz
+# (clang-14); a table of executions, coverage and findings. Findings fail.
+FUZZ_SECONDS ?= 60
+fuzz: deps
+	scripts/fuzz-run $(FUZZ_SECONDS)
+
 clean:
-	rm -rf $(BUILD) build-asan
+	rm -rf $(BUILD) build-asan build-fuzz

@@ -1,26 +1,15 @@
 #include "checker/Baseline.h"
 
+#include "checker/TableFile.h"
+
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 namespace patchcheck {
 namespace {
 
 namespace fs = std::filesystem;
 using json = nlohmann::json;
-
-std::variant<json, std::string> readTable(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  if (!in) return p.string() + ": cannot read";
-  std::ostringstream s;
-  s << in.rdbuf();
-  json j = json::parse(s.str(), nullptr, false);
-  if (j.is_discarded() || !j.is_object() || j.value("format", "") != "patchcheck-table/1")
-    return p.string() + ": not a patchcheck table (format patchcheck-table/1)";
-  return j;
-}
 
 const json* find(const json& array, const std::string& key, const std::string& value) {
   for (const json& x : array)
@@ -54,7 +43,7 @@ std::string changeKey(const std::string& target, const std::string& transition) 
   return target + " " + transition;
 }
 
-std::variant<std::vector<json>, std::string> loadBaselines(const std::vector<std::string>& paths) {
+std::variant<std::vector<json>, Diagnostic> loadBaselines(const std::vector<std::string>& paths) {
   std::vector<json> out;
   for (const std::string& p : paths) {
     std::vector<fs::path> files;
@@ -66,8 +55,8 @@ std::variant<std::vector<json>, std::string> loadBaselines(const std::vector<std
       files.push_back(p);
     }
     for (const fs::path& f : files) {
-      auto t = readTable(f);
-      if (auto* e = std::get_if<std::string>(&t)) return *e;
+      auto t = loadTableFile(f.string());
+      if (auto* e = std::get_if<Diagnostic>(&t)) return *e;
       out.push_back(std::get<json>(std::move(t)));
     }
   }

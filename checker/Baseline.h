@@ -11,10 +11,13 @@
 #include <variant>
 #include <vector>
 
+#include "encoder/Diagnostic.h"
+
 namespace patchcheck {
 
-// Table files, or directories of them (every *.json inside).
-std::variant<std::vector<nlohmann::json>, std::string> loadBaselines(const std::vector<std::string>& paths);
+// Table files, or directories of them (every *.json inside), each of the
+// shape checker/TableFile.h checks; the first bad file is the error.
+std::variant<std::vector<nlohmann::json>, Diagnostic> loadBaselines(const std::vector<std::string>& paths);
 
 // The certified table of a spec (by name), if any.
 const nlohmann::json* baselineFor(const std::vector<nlohmann::json>&, const std::string& specName);

@@ -38,8 +38,8 @@ int runGate(const GateArgs& a) {
   std::vector<nlohmann::json> baselines;
   if (!a.baselines.empty()) {
     auto b = loadBaselines(a.baselines);
-    if (auto* e = std::get_if<std::string>(&b)) {
-      std::cerr << "gate: error: " << *e << "\n";
+    if (auto* e = std::get_if<Diagnostic>(&b)) {
+      std::cerr << e->str() << "\n";
       return 2;
     }
     baselines = std::get<std::vector<nlohmann::json>>(std::move(b));

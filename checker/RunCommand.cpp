@@ -286,9 +286,10 @@ int runSnippet(const RunArgs& a) {
       names.push_back(t);
       if (!wide) names.push_back(t.extract(31, 0).simplify());
     }
+    const z3::expr& pathCondition = path.condition;  // (clang 14 captures no structured bindings)
     auto readable = [&](const z3::expr& v) {
       for (const z3::expr& name : names)
-        if (name.get_sort().bv_size() == v.get_sort().bv_size() && !explorer.feasible(path.condition && v != name))
+        if (name.get_sort().bv_size() == v.get_sort().bv_size() && !explorer.feasible(pathCondition && v != name))
           return name;
       return v;
     };

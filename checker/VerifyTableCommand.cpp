@@ -15,6 +15,7 @@
 #include "checker/Commands.h"
 #include "checker/Jobs.h"
 #include "checker/PatchTable.h"
+#include "checker/TableFile.h"
 #include "checker/TrampolineDirOption.h"
 
 namespace patchcheck {
@@ -100,17 +101,14 @@ int runVerify(const VerifyArgs& a) {
       std::cerr << "<command line>: error: " << *p << "\n";
       return 2;
     }
-  auto text = readFile(a.table);
-  if (!text) {
-    std::cerr << a.table << ": error: cannot read\n";
+  auto read = loadTableFile(a.table);
+  if (auto* e = std::get_if<Diagnostic>(&read)) {
+    std::cerr << e->str() << "\n";
     return 2;
   }
-  json recorded = json::parse(*text, nullptr, false);
-  if (recorded.is_discarded() || !recorded.is_object() || recorded.value("format", "") != "patchcheck-table/1") {
-    std::cerr << a.table << ": error: not a patchcheck table (format patchcheck-table/1)\n";
-    return 2;
-  }
-  std::string named = recorded["spec"].value("path", "");
+  // The members read here are there, of these types (checker/TableFile.h).
+  const json recorded = std::get<json>(std::move(read));
+  std::string named = recorded.at("spec").at("path").get<std::string>();
   std::optional<std::string> specPath = !a.spec.empty() ? std::optional(a.spec) : findSpec(a.table, named);
   if (!specPath) {
     std::cerr << a.table << ": error: cannot find the spec '" << named
@@ -125,9 +123,9 @@ int runVerify(const VerifyArgs& a) {
   Spec spec = std::get<Spec>(std::move(loaded));
   a.trampolines.applyTo(spec);
   TableOptions opt;
-  opt.matrix = recorded["options"].value("matrix", false);
-  opt.timeoutMs = recorded["certificate"]["model"].value("solver_timeout_ms", 20000u);
-  unsigned differences = trampolineChanges(recorded["certificate"], certificateInputs(spec, opt.timeoutMs));
+  opt.matrix = recorded.at("options").at("matrix").get<bool>();
+  opt.timeoutMs = recorded.at("certificate").at("model").at("solver_timeout_ms").get<unsigned>();
+  unsigned differences = trampolineChanges(recorded.at("certificate"), certificateInputs(spec, opt.timeoutMs));
   Progress progress("verify-table");
   auto built = buildTable(spec, opt, {a.jobs, &progress});
   progress.clear();

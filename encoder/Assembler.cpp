@@ -244,7 +244,12 @@ class Assembler {
       if (n == 0 || n >= t.size() || t[n] != ':') break;
       std::string name(t.substr(0, n));
       if (std::isdigit((unsigned char)name[0])) {
-        locals_[unsigned(std::stoul(name))].push_back({event_++, words_});
+        // A local label number is an unsigned: a longer one would alias a
+        // shorter one (references refuse it too, encoder/Expr.cpp).
+        uint64_t number = 0;
+        for (char d : name) number = std::min<uint64_t>(number * 10 + unsigned(d - '0'), uint64_t(1) << 32);
+        if (number >> 32) error(line, col, "local label number '" + name + "' is too large");
+        else locals_[unsigned(number)].push_back({event_++, words_});
       } else if (out_.labels.count(name) || opt_.symbols.count(name) || opt_.symbolic.count(name)) {
         error(line, col, "label '" + name + "' is already defined");
       } else {
@@ -615,7 +620,12 @@ class Assembler {
       // position (the operand before it) and ins keeps pos + size - 1.
       int64_t pos = w.operands[i - 1].expr.value.addend, end = pos + v;
       int64_t limit = d.op == Op::Ext || d.op == Op::Ins || d.op == Op::Dins ? 32 : 64;
-      if (end > limit || (k == Opnd::SizeInsHi && end <= 32))
+      // pos + size past the register is UNPREDICTABLE: GNU as refuses it,
+      // and so do we unless UNPREDICTABLE encodings are allowed (the
+      // decoder prints such words; they must reassemble). dins past 32 is
+      // not that case: dinsm/dinsu encode it.
+      bool unpredictable = end > limit && d.op != Op::Dins && opt_.allowUnpredictable;
+      if ((end > limit && !unpredictable) || (k == Opnd::SizeInsHi && end <= 32))
         return Mismatch{col, "operand " + std::to_string(i + 1) + " of '" + std::string(d.mnemonic) +
                                  "' is out of range: pos + size = " + std::to_string(end) +
                                  (end > limit ? " exceeds " + std::to_string(limit)

@@ -1,5 +1,6 @@
 #include "encoder/Expr.h"
 
+#include <algorithm>
 #include <cctype>
 
 namespace patchcheck::mips {
@@ -235,9 +236,10 @@ class Parser {
     // Numeric local label references: 1f, 1b (but 0b101 is binary).
     if (tok.size() >= 2 && (tok.back() == 'f' || tok.back() == 'b') &&
         tok.find_first_not_of("0123456789") == tok.size() - 1) {
-      unsigned label = 0;
-      for (char d : tok.substr(0, tok.size() - 1)) label = label * 10 + unsigned(d - '0');
-      auto v = names_.local(label, tok.back() == 'f');
+      uint64_t label = 0;
+      for (char d : tok.substr(0, tok.size() - 1)) label = std::min<uint64_t>(label * 10 + unsigned(d - '0'), uint64_t(1) << 32);
+      if (label >> 32) fail("local label number '" + std::string(tok.substr(0, tok.size() - 1)) + "' is too large", at);
+      auto v = names_.local(unsigned(label), tok.back() == 'f');
       if (!v) fail("no local label " + std::to_string(label) +
                        (tok.back() == 'f' ? " ahead" : " behind"), at);
       return *v;

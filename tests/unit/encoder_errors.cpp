@@ -135,6 +135,11 @@ TEST_CASE("labels, symbols and directives", "[encoder_errors]") {
   CHECK(has(firstError("b nowhere", r2_32), "undefined symbol 'nowhere'"));
   CHECK(has(firstError("b 1f\nnop", r2_32), "no local label 1 ahead"));
   CHECK(has(firstError("b 1b\nnop", r2_32), "no local label 1 behind"));
+  // Found by the assembler fuzz target: a label number past 2^32 threw
+  // (std::stoul) or aliased a small one.
+  CHECK(has(firstError("99999999999999999999: nop", r2_32), "local label number '99999999999999999999' is too large"));
+  CHECK(has(firstError("4294967297: nop\nb 1b\nnop", r2_32), "local label number '4294967297' is too large"));
+  CHECK(has(firstError("1: nop\nb 4294967297b\nnop", r2_32), "local label number '4294967297' is too large"));
   CHECK(has(firstError(".set reorder", r2_32), "not supported"));
   CHECK(has(firstError(".frob", r2_32), "unknown directive '.frob'"));
   CHECK(has(firstError(".word 0x100000000", r2_32), "does not fit 32 bits"));
