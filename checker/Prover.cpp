@@ -10,6 +10,14 @@ Prover::Prover(z3::context& c, unsigned timeoutMs) : solver_(c, "QF_AUFBV"), tim
 
 void Prover::assume(const z3::expr& e) { solver_.add(e); }
 
+// Z3 says "canceled" (or "timeout") when a query runs out of time: say
+// which limit, so the user knows what to raise.
+std::string Prover::why(const std::string& z3Reason) const {
+  if (z3Reason == "canceled" || z3Reason == "timeout")
+    return "the solver gave up after --timeout " + std::to_string(timeoutMs_) + " ms";
+  return "the solver could not decide (" + z3Reason + ")";
+}
+
 Answer Prover::check(const z3::expr& query) {
   ++queries_;
   z3::expr q = query.simplify();
@@ -19,7 +27,7 @@ Answer Prover::check(const z3::expr& query) {
   z3::check_result r = solver_.check();
   Answer a = r == z3::sat ? Answer::Sat : r == z3::unsat ? Answer::Unsat : Answer::Unknown;
   if (a == Answer::Sat) model_ = solver_.get_model();
-  if (a == Answer::Unknown) unknownReason_ = solver_.reason_unknown();
+  if (a == Answer::Unknown) unknownReason_ = why(solver_.reason_unknown());
   solver_.pop();
   return a;
 }
@@ -42,7 +50,7 @@ Answer Prover::checkOnce(const z3::expr& query) {
   z3::check_result r = once.check();
   Answer a = r == z3::sat ? Answer::Sat : r == z3::unsat ? Answer::Unsat : Answer::Unknown;
   if (a == Answer::Sat) model_ = once.get_model();
-  if (a == Answer::Unknown) unknownReason_ = once.reason_unknown();
+  if (a == Answer::Unknown) unknownReason_ = why(once.reason_unknown());
   return a;
 }
 

@@ -4,6 +4,7 @@
 #include <z3++.h>
 
 #include <optional>
+#include <string>
 
 namespace patchcheck {
 
@@ -27,6 +28,8 @@ class Prover {
   void pop() { solver_.pop(); }
 
  private:
+  std::string why(const std::string& z3Reason) const;
+
   z3::solver solver_;
   unsigned timeoutMs_;
   std::optional<z3::model> model_;
