@@ -4,7 +4,7 @@ BUILD ?= build
 JOBS  ?= $(shell nproc)
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=RelWithDebInfo
 
-.PHONY: run test build deps bench sanitize fuzz clean
+.PHONY: run test build deps bench sanitize fuzz mutate clean
 
 deps:
 	@scripts/install-deps
@@ -36,5 +36,12 @@ FUZZ_SECONDS ?= 60
 fuzz: deps
 	scripts/fuzz-run $(FUZZ_SECONDS)
 
+# Mutation testing (tests/mutation/mutants.txt, docs/testing.md): each
+# mutant rebuilt in build-mutate and run against the tests; not part of
+# `make test`. MUTANTS="S01 F02" runs some.
+MUTANTS ?=
+mutate: deps
+	scripts/mutate $(MUTANTS)
+
 clean:
-	rm -rf $(BUILD) build-asan build-fuzz
+	rm -rf $(BUILD) build-asan build-fuzz build-mutate

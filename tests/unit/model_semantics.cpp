@@ -144,6 +144,49 @@ TEST_CASE("branch targets are relative to the delay slot; links are pc + 8", "[m
   CHECK(*r.reg(v0) == 17);
 }
 
+TEST_CASE("shifts: amounts, fill bits and the 32-bit forms", "[model_semantics]") {
+  z3::context c;
+  Target m32 = target(Isa::Mips32R2), m64 = target(Isa::Mips64R2);
+  // SRA fills with bit 31, SRL with zeros.
+  CHECK(*run(c, m32, "sra $2, $4, 4", {{a0, 0x80000000}}).reg(v0) == 0xf8000000ull);
+  CHECK(*run(c, m32, "srl $2, $4, 4", {{a0, 0x80000000}}).reg(v0) == 0x08000000ull);
+  CHECK(*run(c, m64, "sra $2, $4, 4", {{a0, 0xffffffff80000000ull}}).reg(v0) == 0xfffffffff8000000ull);
+  // ROTR (R2): the bits shifted out come back at the top.
+  CHECK(*run(c, m32, "rotr $2, $4, 4", {{a0, 0x12345678}}).reg(v0) == 0x81234567ull);
+  // Variable shifts: rd <- rt shifted by GPR[rs]4..0 (36 & 31 = 4).
+  CHECK(*run(c, m32, "sllv $2, $4, $5", {{a0, 3}, {a1, 4}}).reg(v0) == 0x30);
+  CHECK(*run(c, m32, "srav $2, $4, $5", {{a0, 0x80000000}, {a1, 36}}).reg(v0) == 0xf8000000ull);
+  // Doubleword shifts: the *32 forms shift by sa + 32; DSRA fills with bit 63.
+  CHECK(*run(c, m64, "dsll32 $2, $4, 4", {{a0, 1}}).reg(v0) == 0x1000000000ull);
+  CHECK(*run(c, m64, "dsrl32 $2, $4, 0", {{a0, 0x8000000000000000ull}}).reg(v0) == 0x80000000ull);
+  CHECK(*run(c, m64, "dsra32 $2, $4, 4", {{a0, 0x8000000000000000ull}}).reg(v0) == 0xfffffffff8000000ull);
+  CHECK(*run(c, m64, "dsra $2, $4, 4", {{a0, 0x8000000000000000ull}}).reg(v0) == 0xf800000000000000ull);
+}
+
+TEST_CASE("comparisons: signed and unsigned, immediates zero- or sign-extended", "[model_semantics]") {
+  z3::context c;
+  Target m32 = target(Isa::Mips32R2), m64 = target(Isa::Mips64R2);
+  // SLT compares signed (-1 < 1), SLTU unsigned (0xffffffff > 1).
+  CHECK(*run(c, m32, "slt $2, $4, $5", {{a0, 0xffffffff}, {a1, 1}}).reg(v0) == 1);
+  CHECK(*run(c, m32, "sltu $2, $4, $5", {{a0, 0xffffffff}, {a1, 1}}).reg(v0) == 0);
+  // SLTIU sign-extends its immediate, then compares unsigned: 5 < 0xffff...ffff.
+  CHECK(*run(c, m64, "sltiu $2, $4, -1", {{a0, 5}}).reg(v0) == 1);
+  // ORI, ANDI, XORI zero-extend theirs.
+  CHECK(*run(c, m64, "ori $2, $0, 0x8000", {}).reg(v0) == 0x8000);
+  CHECK(*run(c, m64, "xori $2, $4, 0x8000", {{a0, 0}}).reg(v0) == 0x8000);
+  // ADDIU sign-extends: 0x10 + (-1).
+  CHECK(*run(c, m64, "addiu $2, $4, -1", {{a0, 0x10}}).reg(v0) == 0xf);
+  CHECK(*run(c, m64, "daddiu $2, $4, -1", {{a0, 0x10}}).reg(v0) == 0xf);
+  // BLTZ / BGEZ test the sign: taken for -1 (skips addiu v0,v0,16).
+  const char* skip = "bltz $4, 1f\n nop\n addiu $2, $2, 16\n1: nop\n";
+  CHECK(*run(c, m32, skip, {{a0, 0xffffffff}}).reg(v0) == 0);
+  CHECK(*run(c, m32, skip, {{a0, 1}}).reg(v0) == 16);
+  // BEQ is taken on equal registers only.
+  const char* eq = "beq $4, $5, 1f\n nop\n addiu $2, $2, 16\n1: nop\n";
+  CHECK(*run(c, m32, eq, {{a0, 7}, {a1, 7}}).reg(v0) == 0);
+  CHECK(*run(c, m32, eq, {{a0, 7}, {a1, 8}}).reg(v0) == 16);
+}
+
 TEST_CASE("R6 compact branches: link pc + 4, no delay slot", "[model_semantics]") {
   z3::context c;
   Target r6 = target(Isa::Mips32R6);
