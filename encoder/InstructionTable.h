@@ -61,7 +61,6 @@ constexpr unsigned kOpndKinds = unsigned(Opnd::Pc18) + 1;
 
 // Semantic identity: aliases share the Op of the instruction they spell.
 enum class Op : uint16_t {
-  Reserved,  // decodes to nothing valid for the ISA
   // ALU, register forms
   Add, Addu, Sub, Subu, Dadd, Daddu, Dsub, Dsubu, And, Or, Xor, Nor, Slt, Sltu,
   Seleqz, Selnez, Movz, Movn,

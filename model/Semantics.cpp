@@ -513,10 +513,6 @@ StepEffect Execution::run() {
   }
   const Op op = f_.desc->op;
   switch (op) {
-    case Op::Reserved:
-      fault(FaultKind::ReservedInstruction, c_.bool_val(true), "");
-      break;
-
     // --- ALU, register forms
     case Op::Add: requireWordValues({rs(), rt()}); add32(R(rs()), R(rt()), true); break;
     case Op::Addu: requireWordValues({rs(), rt()}); add32(R(rs()), R(rt()), false); break;

@@ -186,7 +186,7 @@ struct Scaffold {
 
 bool straightLineOp(Op op) {
   switch (op) {
-    case Op::Reserved: case Op::Syscall: case Op::Break: case Op::Sdbbp: case Op::Eret:
+    case Op::Syscall: case Op::Break: case Op::Sdbbp: case Op::Eret:
     case Op::Deret: case Op::Wait: case Op::Cache: case Op::Mfc0: case Op::Mtc0: case Op::Dmfc0:
     case Op::Dmtc0: case Op::Di: case Op::Ei: case Op::Tlbp: case Op::Tlbr: case Op::Tlbwi:
     case Op::Tlbwr:
