@@ -171,6 +171,21 @@ TEST_CASE("stale: a sync does not order instruction fetch, a flush does", "[chec
   CHECK_FALSE(staleFlushed.interruptsAnywhere());  // preemption none: no migration
 }
 
+TEST_CASE("stale: a refill orders the writes within one I-cache line, not across lines", "[checker_fetch_model]") {
+  // w0, sync, w1. One line: a refill that brings the new word 1 copies the
+  // line from memory, where the sync put w0 first, so word 0 is new too.
+  // Two lines: word 0's line may still be the old one.
+  Timeline tl = Timeline::of(steps({"w0", "s", "w1"}), 2);
+  FetchModel oneLine(tl, model(FetchKind::Stale, false), When::Live, {0, 0});
+  CHECK_FALSE(someStartSees(oneLine, {{1, 1}, {0, 0}}));
+  CHECK(someStartSees(oneLine, {{1, 1}, {0, 1}}));
+  FetchModel twoLines(tl, model(FetchKind::Stale, false), When::Live, {0, 1});
+  CHECK(someStartSees(twoLines, {{1, 1}, {0, 0}}));
+  // The same with the lines the other way round: word 0 in the second line.
+  FetchModel swapped(tl, model(FetchKind::Stale, false), When::Live, {1, 0});
+  CHECK(someStartSees(swapped, {{1, 1}, {0, 0}}));
+}
+
 TEST_CASE("weak: once new, a word is never old again within a pass", "[checker_fetch_model]") {
   // Word 0 written twice (versions 1 and 2), no barrier.
   Timeline tl = Timeline::of(steps({"w0", "w0"}), 1);
