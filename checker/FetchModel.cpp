@@ -73,8 +73,8 @@ std::optional<Observer> FetchModel::observe(const Observer& o, unsigned word, un
   if (version > 0) {
     const Write& w = tl_.writes[tl_.writeOf(word, version)];
     {
-      // Under stop_machine and boot the writer's time is fixed for a pass.
-      if (when_ != When::Live && w.step >= n.time) return std::nullopt;
+      // A pass ends before the next wait (its limit); under stop_machine
+      // and boot the writer's time is fixed for a pass (limit == time).
       n.time = std::max(n.time, w.step + 1);
       if (n.time > n.limit) return std::nullopt;
       if (model_.fetch == FetchKind::Sc) {
