@@ -121,3 +121,20 @@ TEST_CASE("MIPS64: lui %hi of an address outside the 32-bit compatibility segmen
                                 "F = { value = \"0xffffffff80100000\" }\nT = { value = \"0xffffffff7fff8000\" }",
                                 "lui at, %hi(T)")) == "");
 }
+
+TEST_CASE("a branch reaches exactly what its offset field holds: 16 bits of words from the delay slot",
+          "[spec_regions]") {
+  // F and T anywhere in 128 KB: every distance from the delay slot fits
+  // -0x20000..0x1fffc, so `b T` encodes for every placement.
+  CHECK(placementError(siteSpec("isa = \"mips32r2\"",
+                                "F = { in = \"near\" }\nT = { in = \"near\" }\n[regions]\n"
+                                "near = [0x80000000, 0x8001ffff]",
+                                "b T")) == "");
+  // In 256 KB, T can lie 0x3fff8 bytes past the slot: out of reach.
+  std::string e = placementError(siteSpec("isa = \"mips32r2\"",
+                                          "F = { in = \"near\" }\nT = { in = \"near\" }\n[regions]\n"
+                                          "near = [0x80000000, 0x8003ffff]",
+                                          "b T"));
+  CHECK_THAT(e, Catch::Matchers::Contains("is within reach of 'b'"));
+  CHECK_THAT(e, Catch::Matchers::Contains("relocation overflow"));
+}
