@@ -138,3 +138,13 @@ TEST_CASE("a branch reaches exactly what its offset field holds: 16 bits of word
   CHECK_THAT(e, Catch::Matchers::Contains("is within reach of 'b'"));
   CHECK_THAT(e, Catch::Matchers::Contains("relocation overflow"));
 }
+
+TEST_CASE("a branch to a symbolic address that may be misaligned is a relocation overflow", "[spec_regions]") {
+  std::string near = "[regions]\nnear = [0x80000000, 0x8000ffff]";
+  CHECK(placementError(siteSpec("isa = \"mips32r2\"", "F = { in = \"near\" }\nT = { in = \"near\", align = 4 }\n" + near,
+                                "b T + 8")) == "");
+  std::string e = placementError(
+      siteSpec("isa = \"mips32r2\"", "F = { in = \"near\" }\nT = { in = \"near\", align = 4 }\n" + near, "b T + 2"));
+  CHECK_THAT(e, Catch::Matchers::Contains("branch target T+0x2 is word-aligned"));
+  CHECK_THAT(e, Catch::Matchers::Contains("relocation overflow"));
+}
