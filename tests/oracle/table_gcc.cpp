@@ -13,9 +13,9 @@
 #include <set>
 #include <sstream>
 
-#include "checker/CHeader.h"
-#include "checker/PatchTable.h"
-#include "checker/Regions.h"
+#include "checker/report/CHeader.h"
+#include "checker/report/PatchTable.h"
+#include "checker/spec/Regions.h"
 #include "tests/oracle/support/EncoderInstances.h"
 #include "tests/oracle/support/Tools.h"
 

@@ -4,9 +4,9 @@
 // with a counterexample that names the broken rule and replays concretely.
 #include <catch2/catch.hpp>
 
-#include "checker/Checker.h"
-#include "checker/TrampolineProof.h"
-#include "checker/Trampolines.h"
+#include "checker/explore/Checker.h"
+#include "checker/explore/TrampolineProof.h"
+#include "checker/explore/Trampolines.h"
 
 using namespace patchcheck;
 using Catch::Matchers::Contains;
