@@ -6,7 +6,7 @@
 #include "checker/cli/Commands.h"
 #include "checker/cli/TargetOptions.h"
 #include "checker/cli/TrampolineDirOption.h"
-#include "checker/explore/Trampolines.h"
+#include "checker/explore/TrampolineProof.h"
 #include "checker/report/AtomicFile.h"
 #include "checker/report/TransitionGraph.h"
 

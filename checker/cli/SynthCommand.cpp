@@ -9,7 +9,7 @@
 #include "checker/cli/TrampolineDirOption.h"
 #include "checker/explore/SiteInstance.h"
 #include "checker/explore/Synthesis.h"
-#include "checker/explore/Trampolines.h"
+#include "checker/explore/TrampolineProof.h"
 
 namespace patchcheck {
 namespace {

@@ -5,7 +5,7 @@
 
 #include "checker/explore/Jobs.h"
 #include "checker/explore/SiteInstance.h"
-#include "checker/explore/Trampolines.h"
+#include "checker/explore/TrampolineProof.h"
 
 namespace patchcheck {
 namespace {
@@ -98,19 +98,6 @@ JobResult runJob(const Spec& spec, const mips::Target& t, const Job& job, const 
 }
 
 }  // namespace
-
-TrampolineResult trampolineResult(const TrampolineContract& k, const mips::Target& t) {
-  TrampolineResult r;
-  r.entry = k.key();
-  r.source = k.source;
-  r.sourceSha256 = k.sourceSha256;
-  r.target = t;
-  r.verdict = k.proven ? Verdict::Safe : k.refutation ? Verdict::Unsafe : Verdict::Unknown;
-  r.counts = k.proofCounts;
-  r.counterexample = k.refutation;
-  r.unknownReason = k.unknownReason;
-  return r;
-}
 
 std::variant<std::vector<SpecResult>, Diagnostics> checkTargets(const Spec& spec,
                                                                 const std::vector<mips::Target>& targets,

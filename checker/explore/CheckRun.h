@@ -23,9 +23,6 @@ using TransitionFilter = std::function<bool(const mips::Target&, const Transitio
 
 // One SpecResult per target, in the order given. The first input error (in
 // job order) when any job finds one.
-// A proven (or refuted) contract as a result line.
-TrampolineResult trampolineResult(const TrampolineContract&, const mips::Target&);
-
 std::variant<std::vector<SpecResult>, Diagnostics> checkTargets(const Spec&, const std::vector<mips::Target>&,
                                                                 const CheckOptions&, const RunControl&,
                                                                 const TransitionFilter& = {});

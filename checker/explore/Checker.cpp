@@ -4,10 +4,9 @@
 #include <chrono>
 #include <set>
 
-#include "checker/explore/CheckRun.h"
 #include "checker/explore/PassExplorer.h"
 #include "checker/explore/SiteInstance.h"
-#include "checker/explore/Trampolines.h"
+#include "checker/explore/TrampolineProof.h"
 
 namespace patchcheck {
 

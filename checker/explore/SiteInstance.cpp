@@ -147,7 +147,7 @@ std::variant<SiteInstance, Diagnostics> SiteInstance::make(const Spec& spec, con
   }
   if (!errs.empty()) return errs;
   // The trampolines, and where their code may lie (apart from the site).
-  auto codes = loadTrampolines(spec, s);
+  auto codes = loadTrampolines(s.trampolineSite());
   if (auto* e = std::get_if<Diagnostics>(&codes)) return *e;
   std::set<std::string> placed;
   for (auto& [key, code] : std::get<TrampolineSet>(codes)) {

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "checker/explore/TrampolineRun.h"
+#include "checker/explore/TrampolineSite.h"
 #include "checker/spec/Spec.h"
 #include "encoder/Assembly.h"
 #include "encoder/SymbolicWord.h"
@@ -58,6 +59,10 @@ class SiteInstance {
   // The word a `write I = "insn"` step writes.
   std::variant<WordImage, Diagnostics> interim(const WordSpec&, unsigned index) const;
   std::string describeSymbols() const;
+  // What loading a trampoline called from this site needs of it.
+  TrampolineSite trampolineSite() const {
+    return {*spec_, target_, *ctx_, symbols_, constraints_, regionWords()};
+  }
 
   // Every entry of every trampoline, by contract key ("ftrace_caller",
   // "ftrace_caller+8"); not yet proven.

@@ -165,4 +165,33 @@ void proveTrampoline(TrampolineCode& code, const SiteInstance& site, unsigned ti
   Proof(code, site, timeoutMs).run();
 }
 
+
+std::variant<std::map<std::string, TrampolineContract>, Diagnostics> trampolineContracts(
+    const Spec& spec, const mips::Target& t, z3::context& c, unsigned timeoutMs) {
+  if (spec.trampolines.empty()) return std::map<std::string, TrampolineContract>{};
+  auto site = SiteInstance::make(spec, t, c);
+  if (auto* e = std::get_if<Diagnostics>(&site)) return *e;
+  const SiteInstance& s = std::get<SiteInstance>(site);
+  std::map<std::string, TrampolineContract> out;
+  for (const auto& [key, loaded] : s.trampolines()) {
+    TrampolineCode code = loaded;
+    proveTrampoline(code, s, timeoutMs);
+    out.emplace(key, code.contract);
+  }
+  return out;
+}
+
+TrampolineResult trampolineResult(const TrampolineContract& k, const mips::Target& t) {
+  TrampolineResult r;
+  r.entry = k.key();
+  r.source = k.source;
+  r.sourceSha256 = k.sourceSha256;
+  r.target = t;
+  r.verdict = k.proven ? Verdict::Safe : k.refutation ? Verdict::Unsafe : Verdict::Unknown;
+  r.counts = k.proofCounts;
+  r.counterexample = k.refutation;
+  r.unknownReason = k.unknownReason;
+  return r;
+}
+
 }  // namespace patchcheck

@@ -8,11 +8,28 @@
 // F's live registers, sp and memory at and above F's entry sp as at entry.
 // Sets TrampolineContract::proven, or a refutation with a replayed
 // counterexample, or why the solver could not decide.
+#include <z3++.h>
+
+#include <map>
+#include <string>
+#include <variant>
+
 #include "checker/explore/SiteInstance.h"
 #include "checker/explore/TrampolineRun.h"
+#include "checker/explore/Verdict.h"
+#include "checker/spec/Spec.h"
+#include "checker/spec/TrampolineContract.h"
 
 namespace patchcheck {
 
 void proveTrampoline(TrampolineCode&, const SiteInstance&, unsigned timeoutMs = 20000);
+
+// The contracts of the spec's trampolines on `target`, each proven
+// (TrampolineContract::proven) or refuted with a counterexample.
+std::variant<std::map<std::string, TrampolineContract>, Diagnostics> trampolineContracts(
+    const Spec&, const mips::Target&, z3::context&, unsigned timeoutMs = 20000);
+
+// A proven (or refuted) contract as a result line.
+TrampolineResult trampolineResult(const TrampolineContract&, const mips::Target&);
 
 }  // namespace patchcheck

@@ -6,7 +6,6 @@
 
 #include "checker/explore/Placement.h"
 #include "checker/explore/Sha256.h"
-#include "checker/explore/TrampolineProof.h"
 #include "checker/spec/ContractFile.h"
 #include "checker/spec/Regions.h"
 #include "checker/spec/SpecTree.h"
@@ -58,8 +57,8 @@ std::optional<int64_t> ipOffsetFor(const std::map<std::string, int64_t>& offsets
 
 class Loader {
  public:
-  Loader(const TrampolineFiles& files, const std::string& symbol, const SiteInstance& site)
-      : files_(files), symbol_(symbol), site_(site), c_(site.ctx()), t_(site.target()) {}
+  Loader(const TrampolineFiles& files, const std::string& symbol, const TrampolineSite& site)
+      : files_(files), symbol_(symbol), site_(site), c_(site.ctx), t_(site.target) {}
 
   std::variant<std::vector<TrampolineCode>, Diagnostics> run() {
     auto loaded = loadContractFile(files_.contract);
@@ -79,7 +78,7 @@ class Loader {
     std::vector<TrampolineCode> out;
     for (const TrampolineContract& entry : contract_.entries) {
       TrampolineCode code{entry, base(), words, symbols_, constraints_, ipOffset_, {}};
-      code.contract.source = treeName(site_.spec().root, files_.assembly);
+      code.contract.source = treeName(site_.spec.root, files_.assembly);
       code.contract.sourceSha256 = sourceSha256_;
       out.push_back(std::move(code));
     }
@@ -89,7 +88,7 @@ class Loader {
  private:
   TrampolineFiles files_;
   std::string symbol_;
-  const SiteInstance& site_;
+  const TrampolineSite& site_;
   z3::context& c_;
   mips::Target t_;
   ContractFile contract_;
@@ -105,14 +104,14 @@ class Loader {
   std::optional<z3::expr> term(const std::string& name) const {
     if (name == symbol_) return base();
     if (auto it = symbols_.find(name); it != symbols_.end()) return it->second;
-    if (auto it = site_.symbols().find(name); it != site_.symbols().end()) return it->second;
+    if (auto it = site_.symbols.find(name); it != site_.symbols.end()) return it->second;
     return std::nullopt;
   }
 
   void placeSymbols() {
-    auto regions = regionsFor(site_.spec(), t_);
+    auto regions = regionsFor(site_.spec, t_);
     for (const ContractSymbol& s : contract_.symbols) {
-      if (site_.symbols().count(s.name)) {  // the spec's placement wins
+      if (site_.symbols.count(s.name)) {  // the spec's placement wins
         symbols_.emplace(s.name, site_.symbol(s.name));
         continue;
       }
@@ -146,11 +145,11 @@ class Loader {
           symbols_.emplace(name, *term(name));
     }
     if (contract_.entries.empty()) return;
-    auto offset = ipOffsetFor(contract_.entries.front().callback.ipOffset, site_.spec(), t_);
+    auto offset = ipOffsetFor(contract_.entries.front().callback.ipOffset, site_.spec, t_);
     if (offset) ipOffset_ = *offset;
     else
       errors_.push_back({contract_.ipWhere, "no ip offset for a function placed where the spec's " +
-                                                site_.spec().function + " lies"});
+                                                site_.spec.function + " lies"});
   }
 
   void checkNames() {
@@ -191,7 +190,7 @@ class Loader {
       if (s.is_numeral() && s.is_numeral_u64(v)) o.symbols[name] = v;
       else o.symbolic.insert(name);
     };
-    for (const auto& [name, e] : site_.symbols()) add(name, e);
+    for (const auto& [name, e] : site_.symbols) add(name, e);
     for (const auto& [name, e] : symbols_) add(name, e);
     auto assembled = mips::assemble(*text, files_.assembly, o);
     if (auto* e = std::get_if<Diagnostics>(&assembled)) {
@@ -208,7 +207,7 @@ class Loader {
     codeWords_ = a.words.size();
     addCodeConstraints();
     auto sym = [this](const std::string& n) { return *term(n); };
-    std::vector<z3::expr> placement = site_.constraints(), conditions;
+    std::vector<z3::expr> placement = site_.constraints, conditions;
     placement.insert(placement.end(), constraints_.begin(), constraints_.end());
     std::vector<std::pair<const mips::AssembledWord*, std::string>> owner;  // the word and why
     for (const mips::AssembledWord& w : a.words) {
@@ -234,8 +233,8 @@ class Loader {
   void addCodeConstraints() {
     z3::expr t = base();
     z3::expr end = t + c_.bv_val(uint64_t(4 * codeWords_), 64);
-    z3::expr f = site_.symbol(site_.spec().function);
-    z3::expr siteEnd = f + c_.bv_val(uint64_t(4) * (site_.regionWords() + 1), 64);
+    z3::expr f = site_.symbol(site_.spec.function);
+    z3::expr siteEnd = f + c_.bv_val(uint64_t(4) * (site_.regionWords + 1), 64);
     constraints_.push_back(z3::ult(t, end));
     constraints_.push_back(z3::ule(end, f) || z3::ule(siteEnd, t));
     if (!contract_.entries.empty()) {
@@ -243,8 +242,8 @@ class Loader {
       constraints_.push_back(z3::ult(cb, t) || z3::uge(cb, end));
       constraints_.push_back(z3::ult(cb, f) || z3::uge(cb, siteEnd));
     }
-    for (const auto& [name, other] : site_.symbols())  // other functions the spec names
-      if (name != symbol_ && name != site_.spec().function)
+    for (const auto& [name, other] : site_.symbols)  // other functions the spec names
+      if (name != symbol_ && name != site_.spec.function)
         constraints_.push_back(z3::ult(other, t) || z3::uge(other, end));
     if (!t_.is64())
       for (const z3::expr& x : {t, f})
@@ -276,15 +275,16 @@ std::optional<TrampolineFiles> resolveTrampoline(const Spec& spec, const std::st
 
 std::variant<std::vector<TrampolineCode>, Diagnostics> loadTrampoline(const TrampolineFiles& files,
                                                                      const std::string& symbol,
-                                                                     const SiteInstance& site) {
+                                                                     const TrampolineSite& site) {
   return Loader(files, symbol, site).run();
 }
 
-std::variant<TrampolineSet, Diagnostics> loadTrampolines(const Spec& spec, const SiteInstance& site) {
+std::variant<TrampolineSet, Diagnostics> loadTrampolines(const TrampolineSite& site) {
+  const Spec& spec = site.spec;
   TrampolineSet out;
   Diagnostics errs;
   for (const auto& [symbol, path] : spec.trampolines) {
-    auto files = resolveTrampoline(spec, path, site.target());
+    auto files = resolveTrampoline(spec, path, site.target);
     auto named = spec.trampolineWhere.find(symbol);
     SourceLocation where = named != spec.trampolineWhere.end() ? named->second : SourceLocation{spec.path, 1, 1};
     if (!files && spec.trampolineDir.empty() && !fs::path(path).is_absolute()) {
@@ -319,21 +319,6 @@ std::variant<TrampolineSet, Diagnostics> loadTrampolines(const Spec& spec, const
 std::map<std::string, TrampolineContract> contractsOf(const TrampolineSet& set) {
   std::map<std::string, TrampolineContract> out;
   for (const auto& [key, code] : set) out.emplace(key, code.contract);
-  return out;
-}
-
-std::variant<std::map<std::string, TrampolineContract>, Diagnostics> trampolineContracts(
-    const Spec& spec, const mips::Target& t, z3::context& c, unsigned timeoutMs) {
-  if (spec.trampolines.empty()) return std::map<std::string, TrampolineContract>{};
-  auto site = SiteInstance::make(spec, t, c);
-  if (auto* e = std::get_if<Diagnostics>(&site)) return *e;
-  const SiteInstance& s = std::get<SiteInstance>(site);
-  std::map<std::string, TrampolineContract> out;
-  for (const auto& [key, loaded] : s.trampolines()) {
-    TrampolineCode code = loaded;
-    proveTrampoline(code, s, timeoutMs);
-    out.emplace(key, code.contract);
-  }
   return out;
 }
 

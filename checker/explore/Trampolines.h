@@ -7,15 +7,14 @@
 // "mips/T_64.S" by the target's register width when such a file exists,
 // else "mips/T.S" itself; the contract is the chosen file with ".toml"
 // for ".S".
-#include <z3++.h>
-
 #include <map>
+#include <optional>
 #include <string>
 #include <variant>
 #include <vector>
 
-#include "checker/explore/SiteInstance.h"
 #include "checker/explore/TrampolineRun.h"
+#include "checker/explore/TrampolineSite.h"
 #include "checker/spec/Spec.h"
 #include "checker/spec/TrampolineContract.h"
 
@@ -37,15 +36,10 @@ std::optional<TrampolineFiles> resolveTrampoline(const Spec&, const std::string&
 // the site's target: one TrampolineCode per contract entry.
 std::variant<std::vector<TrampolineCode>, Diagnostics> loadTrampoline(const TrampolineFiles&,
                                                                      const std::string& symbol,
-                                                                     const SiteInstance&);
+                                                                     const TrampolineSite&);
 
-// Every trampoline of the spec, assembled, not yet proven.
-std::variant<TrampolineSet, Diagnostics> loadTrampolines(const Spec&, const SiteInstance&);
-
-// The contracts of the spec's trampolines on `target`, each proven
-// (TrampolineContract::proven) or refuted with a counterexample.
-std::variant<std::map<std::string, TrampolineContract>, Diagnostics> trampolineContracts(
-    const Spec&, const mips::Target&, z3::context&, unsigned timeoutMs = 20000);
+// Every trampoline of the site's spec, assembled, not yet proven.
+std::variant<TrampolineSet, Diagnostics> loadTrampolines(const TrampolineSite&);
 
 // The contracts of a set, as loaded (unproven).
 std::map<std::string, TrampolineContract> contractsOf(const TrampolineSet&);

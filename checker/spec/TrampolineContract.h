@@ -12,7 +12,7 @@
 #include <utility>
 #include <vector>
 
-#include "checker/explore/Verdict.h"
+#include "checker/spec/Evidence.h"
 
 namespace patchcheck {
 
