@@ -15,6 +15,7 @@
 #include "checker/cli/TargetOptions.h"
 #include "encoder/Assembler.h"
 #include "encoder/Decoder.h"
+#include "encoder/Hex.h"
 #include "encoder/Printer.h"
 #include "encoder/Registers.h"
 #include "encoder/SymbolicWord.h"
@@ -36,12 +37,6 @@ struct RunArgs {
   bool assumeAbi = false;
   std::string file;
 };
-
-std::string hex(uint64_t v) {
-  char b[24];
-  snprintf(b, sizeof b, "0x%llx", static_cast<unsigned long long>(v));
-  return b;
-}
 
 // The snippet as the CPU fetches it.
 struct Snippet {

@@ -2,15 +2,10 @@
 
 #include <algorithm>
 
+#include "encoder/Hex.h"
 #include "encoder/Registers.h"
 
 namespace patchcheck {
-
-std::string hex(uint64_t v) {
-  char buf[32];
-  snprintf(buf, sizeof buf, "0x%llx", (unsigned long long)v);
-  return buf;
-}
 
 uint64_t valueIn(const z3::model& m, const z3::expr& e) {
   z3::expr v = m.eval(e, true);

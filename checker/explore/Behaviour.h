@@ -51,7 +51,6 @@ std::vector<Violation> enterViolations(const ExitContext&, const OutcomeSpec&);
 Violation noneHolds(const std::vector<std::pair<std::string, std::vector<Violation>>>& alternatives,
                     z3::context&);
 
-std::string hex(uint64_t);
 // A bit-vector's value in a model (completed where the model says nothing).
 uint64_t valueIn(const z3::model&, const z3::expr&);
 

@@ -4,6 +4,7 @@
 #include <chrono>
 
 #include "checker/explore/SideEffects.h"
+#include "encoder/Hex.h"
 #include "encoder/Printer.h"
 #include "encoder/Registers.h"
 #include "model/Cpu.h"

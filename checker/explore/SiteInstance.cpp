@@ -8,6 +8,7 @@
 #include "checker/spec/SpecTarget.h"
 #include "encoder/Assembler.h"
 #include "encoder/Decoder.h"
+#include "encoder/Hex.h"
 #include "model/AbiModel.h"
 
 namespace patchcheck {
@@ -63,8 +64,7 @@ std::variant<SiteInstance, Diagnostics> SiteInstance::make(const Spec& spec, con
         continue;
       }
       SourceLocation at = sym ? sym->where : spec.functionWhere;
-      char range[64];
-      snprintf(range, sizeof range, "[0x%llx, 0x%llx]", (unsigned long long)r->lo, (unsigned long long)r->hi);
+      std::string range = "[" + hex(r->lo) + ", " + hex(r->hi) + "]";
       s.assume(z3::uge(term, signExtendedAddress(c, r->lo, t)) && z3::ule(term, signExtendedAddress(c, r->hi, t)),
                at, n + " lies in " + regionName + " " + range);
       uint64_t align = sym ? sym->align : 4;
@@ -137,9 +137,7 @@ std::variant<SiteInstance, Diagnostics> SiteInstance::make(const Spec& spec, con
     for (const auto& [n, term] : s.symbols_) {
       uint64_t v = 0;
       f.where.eval(term, true).is_numeral_u64(v);
-      char buf[40];
-      snprintf(buf, sizeof buf, "0x%llx", (unsigned long long)v);
-      where += (where.empty() ? "" : ", ") + n + " = " + buf;
+      where += (where.empty() ? "" : ", ") + n + " = " + hex(v);
     }
     errs.push_back({w->assembled.where, "'" + w->source + "' cannot be encoded for every placement (" + t.str() +
                                             "): it needs " + w->symbolic.reasons[k] + ", which fails at " + where +

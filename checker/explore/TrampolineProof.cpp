@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "encoder/Hex.h"
 #include "encoder/Printer.h"
 #include "encoder/Registers.h"
 #include "model/ExceptionEntry.h"

@@ -4,6 +4,7 @@
 
 #include "checker/explore/FrameAddresses.h"
 #include "checker/explore/SideEffects.h"
+#include "encoder/Hex.h"
 #include "encoder/Registers.h"
 #include "model/ExceptionEntry.h"
 

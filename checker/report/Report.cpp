@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "checker/explore/Behaviour.h"
+#include "encoder/Hex.h"
 
 namespace patchcheck {
 namespace {

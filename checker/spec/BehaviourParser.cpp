@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "checker/spec/Spec.h"
+#include "encoder/Hex.h"
 
 namespace patchcheck {
 namespace {
@@ -177,12 +178,7 @@ class Parser {
 };
 
 // Canonical numbers: small ones in decimal, the rest (addresses, masks) in hex.
-std::string number(uint64_t v) {
-  if (v < 0x10000) return std::to_string(v);
-  char buf[24];
-  snprintf(buf, sizeof buf, "0x%llx", (unsigned long long)v);
-  return buf;
-}
+std::string number(uint64_t v) { return v < 0x10000 ? std::to_string(v) : hex(v); }
 
 }  // namespace
 

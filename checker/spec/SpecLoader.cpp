@@ -4,7 +4,6 @@
 // known key suggested, so a typo never passes silently.
 #include <algorithm>
 #include <cctype>
-#include <cstdio>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -16,15 +15,10 @@
 #include "checker/spec/Spec.h"
 #include "checker/spec/SpecTarget.h"
 #include "checker/spec/SpecTree.h"
+#include "encoder/Hex.h"
 
 namespace patchcheck {
 namespace {
-
-std::string hex(uint64_t v) {
-  char buf[24];
-  snprintf(buf, sizeof buf, "0x%llx", (unsigned long long)v);
-  return buf;
-}
 
 size_t editDistance(std::string_view a, std::string_view b) {
   std::vector<size_t> row(b.size() + 1);

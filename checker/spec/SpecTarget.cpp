@@ -1,19 +1,13 @@
 #include "checker/spec/SpecTarget.h"
 
-#include <cstdio>
 #include <cstdlib>
 
 #include "checker/spec/Regions.h"
+#include "encoder/Hex.h"
 #include "encoder/Registers.h"
 
 namespace patchcheck {
 namespace {
-
-std::string hex(uint64_t v) {
-  char buf[24];
-  snprintf(buf, sizeof buf, "0x%llx", (unsigned long long)v);
-  return buf;
-}
 
 std::string isaAbi(const mips::Target& t) {
   return std::string(mips::name(t.isa)) + "/" + std::string(mips::name(t.abi));

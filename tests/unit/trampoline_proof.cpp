@@ -7,6 +7,7 @@
 #include "checker/explore/Checker.h"
 #include "checker/explore/TrampolineProof.h"
 #include "checker/explore/Trampolines.h"
+#include "encoder/Hex.h"
 
 using namespace patchcheck;
 using Catch::Matchers::Contains;
