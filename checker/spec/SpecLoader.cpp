@@ -102,7 +102,46 @@ std::optional<uint64_t> parseNumber(std::string_view s) {
   return v;
 }
 
-const std::vector<std::string> kSteps = {"write", "sync", "flush", "wait"};
+// The words a spec may write for a choice, each with what it means: the
+// table says it, not the word's position in a list, so reordering or
+// adding a name cannot shift the meaning of another.
+template <class T>
+using NameTable = std::vector<std::pair<std::string, T>>;
+
+template <class T>
+std::vector<std::string> namesOf(const NameTable<T>& table) {
+  std::vector<std::string> out;
+  for (const auto& [name, value] : table) out.push_back(name);
+  return out;
+}
+
+template <class T>
+std::optional<T> lookup(const NameTable<T>& table, std::string_view name) {
+  for (const auto& [n, value] : table)
+    if (n == name) return value;
+  return std::nullopt;
+}
+
+const NameTable<mips::Isa> kIsas{{"mips32r2", mips::Isa::Mips32R2},
+                                 {"mips64r2", mips::Isa::Mips64R2},
+                                 {"mips32r6", mips::Isa::Mips32R6},
+                                 {"mips64r6", mips::Isa::Mips64R6}};
+const NameTable<mips::Endian> kEndians{{"big", mips::Endian::Big}, {"little", mips::Endian::Little}};
+const NameTable<mips::Abi> kAbis{{"o32", mips::Abi::O32}, {"n32", mips::Abi::N32}, {"n64", mips::Abi::N64}};
+const NameTable<mips::EffectKind> kEffects{{"cp0-write", mips::EffectKind::Cp0Write},
+                                           {"interrupt-enable", mips::EffectKind::InterruptEnable},
+                                           {"cache", mips::EffectKind::CacheOp},
+                                           {"tlb", mips::EffectKind::Tlb},
+                                           {"wait", mips::EffectKind::Wait}};
+const NameTable<Expect> kExpects{{"safe", Expect::Safe}, {"unsafe", Expect::Unsafe}};
+const NameTable<FetchKind> kFetchKinds{{"sc", FetchKind::Sc}, {"weak", FetchKind::Weak}, {"stale", FetchKind::Stale}};
+const NameTable<bool> kPreemption{{"full", true}, {"none", false}};            // ModelSpec::preemption
+const NameTable<bool> kUnpredictable{{"fault", false}, {"hardware", true}};    // ModelSpec::unpredictableAsHardware
+const NameTable<When> kWhens{{"live", When::Live}, {"stop_machine", When::StopMachine}, {"boot", When::Boot}};
+const NameTable<StepSpec::Kind> kSteps{{"write", StepSpec::Kind::Write},
+                                       {"sync", StepSpec::Kind::Sync},
+                                       {"flush", StepSpec::Kind::Flush},
+                                       {"wait", StepSpec::Kind::Wait}};
 
 class SpecLoader {
  public:
@@ -235,14 +274,13 @@ class SpecLoader {
         if (auto w = word(e, "each word of " + what)) out.push_back(std::move(*w));
     return out;
   }
-  // One of `choices`, or an error naming them.
-  std::optional<size_t> choice(const toml::node& n, const std::string& what,
-                               const std::vector<std::string>& choices) {
+  // What the name at `n` means in `table`, or an error naming the choices.
+  template <class T>
+  std::optional<T> choice(const toml::node& n, const std::string& what, const NameTable<T>& table) {
     auto s = string(n, what);
     if (!s) return std::nullopt;
-    for (size_t i = 0; i < choices.size(); ++i)
-      if (*s == choices[i]) return i;
-    error(at(n), "unknown " + what + " '" + *s + "'" + suggest(*s, choices));
+    if (auto v = lookup(table, *s)) return v;
+    error(at(n), "unknown " + what + " '" + *s + "'" + suggest(*s, namesOf(table)));
     return std::nullopt;
   }
 
@@ -305,15 +343,15 @@ class SpecLoader {
     const toml::node* isaNode = t->get("isa");
     const toml::node* abiNode = t->get("abi");
     if (isaNode) {
-      if (auto i = choice(*isaNode, "ISA", {"mips32r2", "mips64r2", "mips32r6", "mips64r6"})) {
-        spec_.target.isa = mips::Isa(*i);
+      if (auto isa = choice(*isaNode, "ISA", kIsas)) {
+        spec_.target.isa = *isa;
         spec_.target.abi = mips::defaultAbi(spec_.target.isa);
       }
     }
     if (const toml::node* n = t->get("endian"))
-      if (auto e = choice(*n, "endian", {"big", "little"})) spec_.target.endian = mips::Endian(*e);
+      if (auto e = choice(*n, "endian", kEndians)) spec_.target.endian = *e;
     if (abiNode)
-      if (auto a = choice(*abiNode, "ABI", {"o32", "n32", "n64"})) spec_.target.abi = mips::Abi(*a);
+      if (auto a = choice(*abiNode, "ABI", kAbis)) spec_.target.abi = *a;
     if (auto problem = mips::targetProblem(spec_.target))
       error(at(abiNode ? *abiNode : *isaNode), *problem);
     if (const toml::node* n = t->get("matrix"))
@@ -369,10 +407,7 @@ class SpecLoader {
     if (const toml::node* n = t.get("allow_effects"))
       if (const toml::array* a = array(*n, "allow_effects"))
         for (const toml::node& e : *a)
-          if (auto k = choice(e, "effect", {"cp0-write", "interrupt-enable", "cache", "tlb", "wait"}))
-            spec_.allowedEffects.insert(std::vector<mips::EffectKind>{
-                mips::EffectKind::Cp0Write, mips::EffectKind::InterruptEnable, mips::EffectKind::CacheOp,
-                mips::EffectKind::Tlb, mips::EffectKind::Wait}[*k]);
+          if (auto k = choice(e, "effect", kEffects)) spec_.allowedEffects.insert(*k);
   }
 
   void loadRegions(const toml::table& t) {
@@ -523,8 +558,8 @@ class SpecLoader {
       std::string name(key.str());
       if (!spec_.state(name))
         error(at(key), "expectation for unknown state '" + name + "'" + suggest(name, stateNames()));
-      else if (auto e = choice(value, "'expect' of state '" + name + "'", {"safe", "unsafe"}))
-        spec_.stateExpect[name] = Expect(*e);
+      else if (auto e = choice(value, "'expect' of state '" + name + "'", kExpects))
+        spec_.stateExpect[name] = *e;
     }
   }
 
@@ -533,7 +568,7 @@ class SpecLoader {
              "in [model]");
     ModelSpec& m = spec_.model;
     if (const toml::node* n = t.get("fetch"))
-      if (auto f = choice(*n, "fetch model", {"sc", "weak", "stale"})) m.fetch = FetchKind(*f);
+      if (auto f = choice(*n, "fetch model", kFetchKinds)) m.fetch = *f;
     if (const toml::node* n = t.get("line_bytes"))
       if (auto b = integer(*n, "line_bytes")) {
         if (*b < 4 || *b > 65536 || !isPowerOfTwo(uint64_t(*b)))
@@ -541,11 +576,11 @@ class SpecLoader {
         else m.lineBytes = unsigned(*b);
       }
     if (const toml::node* n = t.get("preemption"))
-      if (auto p = choice(*n, "preemption", {"full", "none"})) m.preemption = *p == 0;
+      if (auto p = choice(*n, "preemption", kPreemption)) m.preemption = *p;
     if (const toml::node* n = t.get("delay_slot_interrupts"))
       m.delaySlotInterrupts = boolean(*n, "delay_slot_interrupts").value_or(true);
     if (const toml::node* n = t.get("unpredictable"))
-      if (auto u = choice(*n, "unpredictable", {"fault", "hardware"})) m.unpredictableAsHardware = *u == 1;
+      if (auto u = choice(*n, "unpredictable", kUnpredictable)) m.unpredictableAsHardware = *u;
   }
 
   void loadTransitions(const toml::node& n) {
@@ -577,9 +612,9 @@ class SpecLoader {
     stateRef(t, "from", tr.from);
     stateRef(t, "to", tr.to);
     if (const toml::node* n = t.get("when"))
-      if (auto w = choice(*n, "'when'", {"live", "stop_machine", "boot"})) tr.when = When(*w);
+      if (auto w = choice(*n, "'when'", kWhens)) tr.when = *w;
     if (const toml::node* n = t.get("expect"))
-      if (auto e = choice(*n, "'expect'", {"safe", "unsafe"})) tr.expect = Expect(*e);
+      if (auto e = choice(*n, "'expect'", kExpects)) tr.expect = *e;
     if (const toml::node* n = t.get("allow")) tr.allow = behaviour(*n, "allow");
     if (const toml::node* n = t.get("steps")) {
       if (const toml::array* a = array(*n, "steps"))
@@ -607,16 +642,17 @@ class SpecLoader {
     while (i < text.size() && std::isalpha((unsigned char)text[i])) ++i;
     std::string verb = text.substr(verbAt, i - verbAt);
     const std::string usage = "steps are: write I, write I = \"insn\", sync, flush, wait";
-    if (verb == "sync" || verb == "flush" || verb == "wait") {
-      s.kind = verb == "sync" ? StepSpec::Kind::Sync : verb == "flush" ? StepSpec::Kind::Flush : StepSpec::Kind::Wait;
+    auto kind = lookup(kSteps, verb);
+    if (kind && *kind != StepSpec::Kind::Write) {
+      s.kind = *kind;
       skipSpace();
       if (i == text.size()) return s;
       error(where(i), "'" + verb + "' takes nothing after it; " + usage);
       return std::nullopt;
     }
-    if (verb != "write") {
+    if (!kind) {
       std::string got = verb.empty() ? text.substr(verbAt) : verb;
-      error(where(verbAt), "unknown step '" + got + "'" + didYouMean(verb, kSteps) + "; " + usage);
+      error(where(verbAt), "unknown step '" + got + "'" + didYouMean(verb, namesOf(kSteps)) + "; " + usage);
       return std::nullopt;
     }
     s.kind = StepSpec::Kind::Write;
