@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <vector>
 
-#include "checker/Checker.h"
+#include "checker/explore/Checker.h"
 
 namespace patchcheck::bench {
 

@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "encoder/Fields.h"
+#include "encoder/Hex.h"
 #include "encoder/Registers.h"
 
 namespace patchcheck::mips {
@@ -145,12 +146,6 @@ std::string syntaxOf(const InstrDesc& d) {
   for (unsigned i = 0; i < d.operandCount(); ++i)
     s += (i ? ", " : " ") + std::string(kindSyntax(d.operands[i]));
   return s;
-}
-
-std::string hex(uint64_t v) {
-  char buf[32];
-  snprintf(buf, sizeof buf, "0x%llx", (unsigned long long)v);
-  return buf;
 }
 
 // A branch-and-link that tests $31, which its own link overwrites: bltzal

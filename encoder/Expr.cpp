@@ -3,14 +3,11 @@
 #include <algorithm>
 #include <cctype>
 
+#include "encoder/Hex.h"
+
 namespace patchcheck::mips {
 
 std::string Value::str() const {
-  auto hex = [](uint64_t v) {
-    char buf[32];
-    snprintf(buf, sizeof buf, "0x%llx", (unsigned long long)v);
-    return std::string(buf);
-  };
   if (symbol.empty()) return hex(uint64_t(addend));
   if (addend == 0) return symbol;
   return addend < 0 ? symbol + "-" + hex(uint64_t(-addend)) : symbol + "+" + hex(uint64_t(addend));

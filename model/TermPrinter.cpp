@@ -1,16 +1,9 @@
 #include "model/TermPrinter.h"
 
-#include <cinttypes>
-#include <cstdio>
+#include "encoder/Hex.h"
 
 namespace patchcheck::mips {
 namespace {
-
-std::string hex(uint64_t v) {
-  char b[24];
-  snprintf(b, sizeof b, "0x%" PRIx64, v);
-  return b;
-}
 
 // A bit-vector numeral as hex; wider than 64 bits falls back to Z3's text.
 std::string numeral(const z3::expr& e) {

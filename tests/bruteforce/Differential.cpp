@@ -1,20 +1,16 @@
 #include "tests/bruteforce/Differential.h"
 
-#include <cstdio>
 #include <functional>
 #include <random>
 #include <set>
 
+#include "encoder/Hex.h"
 #include "encoder/Registers.h"
 
 namespace bruteforce {
 namespace {
 
-std::string hex(uint64_t v) {
-  char b[32];
-  snprintf(b, sizeof b, "0x%llx", (unsigned long long)v);
-  return b;
-}
+using patchcheck::hex;
 
 std::string describe(const Scenario& s) {
   std::string d = "F=" + hex(s.placement.function);

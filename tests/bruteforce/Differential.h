@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "checker/Spec.h"
-#include "checker/Verdict.h"
+#include "checker/explore/Verdict.h"
+#include "checker/spec/Spec.h"
 #include "tests/bruteforce/Executions.h"
 #include "tests/bruteforce/Scenario.h"
 

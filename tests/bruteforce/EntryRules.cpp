@@ -1,7 +1,7 @@
 #include "tests/bruteforce/EntryRules.h"
 
-#include "checker/ContractFile.h"
-#include "checker/Trampolines.h"
+#include "checker/explore/Trampolines.h"
+#include "checker/spec/ContractFile.h"
 #include "encoder/Registers.h"
 
 namespace bruteforce {

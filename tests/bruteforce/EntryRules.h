@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "checker/Spec.h"
+#include "checker/spec/Spec.h"
 #include "encoder/Target.h"
 
 namespace bruteforce {

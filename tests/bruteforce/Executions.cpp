@@ -5,6 +5,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "encoder/Hex.h"
 #include "model/Concrete.h"
 #include "model/Cpu.h"
 #include "tests/bruteforce/Outcome.h"
@@ -13,13 +14,8 @@ namespace bruteforce {
 namespace {
 
 using patchcheck::FetchKind;
+using patchcheck::hex;
 using patchcheck::When;
-
-std::string hex(uint64_t v) {
-  char b[32];
-  snprintf(b, sizeof b, "0x%llx", (unsigned long long)v);
-  return b;
-}
 
 struct WriteInfo {
   unsigned step, word, version;

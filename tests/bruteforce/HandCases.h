@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "checker/Spec.h"
+#include "checker/spec/Spec.h"
 
 namespace bruteforce {
 

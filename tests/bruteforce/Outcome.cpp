@@ -1,19 +1,15 @@
 #include "tests/bruteforce/Outcome.h"
 
 #include <algorithm>
-#include <cstdio>
 
+#include "encoder/Hex.h"
 #include "encoder/Registers.h"
 #include "model/Concrete.h"
 
 namespace bruteforce {
 namespace {
 
-std::string hex(uint64_t v) {
-  char b[32];
-  snprintf(b, sizeof b, "0x%llx", (unsigned long long)v);
-  return b;
-}
+using patchcheck::hex;
 
 uint64_t widthMask(const mips::Target& t) { return t.is64() ? ~0ull : 0xffffffffull; }
 

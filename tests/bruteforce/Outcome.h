@@ -9,7 +9,7 @@
 #include <optional>
 #include <string>
 
-#include "checker/Spec.h"
+#include "checker/spec/Spec.h"
 #include "model/MachineState.h"
 #include "tests/bruteforce/EntryRules.h"
 

@@ -12,7 +12,7 @@
 #include <variant>
 #include <vector>
 
-#include "checker/Spec.h"
+#include "checker/spec/Spec.h"
 #include "encoder/Target.h"
 #include "tests/bruteforce/EntryRules.h"
 

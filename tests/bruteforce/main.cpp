@@ -22,7 +22,7 @@
 #include <optional>
 #include <string>
 
-#include "checker/Checker.h"
+#include "checker/explore/Checker.h"
 #include "tests/bruteforce/Differential.h"
 #include "tests/bruteforce/HandCases.h"
 #include "tests/bruteforce/RandomSpec.h"

@@ -1,4 +1,4 @@
-// The gate's baseline (checker/Baseline.h) on arbitrary bytes: parsed as a
+// The gate's baseline (checker/report/Baseline.h) on arbitrary bytes: parsed as a
 // table file, then compared with the table of a shipped spec as
 // `patchcheck gate --baseline` does. Properties: a rejection points at a
 // line of the input; for an accepted baseline every change reported is
@@ -10,10 +10,10 @@
 #include <cstdio>
 #include <set>
 
-#include "checker/Baseline.h"
-#include "checker/PatchTable.h"
-#include "checker/Checker.h"
-#include "checker/TableFile.h"
+#include "checker/explore/Checker.h"
+#include "checker/report/Baseline.h"
+#include "checker/report/PatchTable.h"
+#include "checker/report/TableFile.h"
 #include "tests/fuzz/FuzzProperty.h"
 
 using namespace patchcheck;

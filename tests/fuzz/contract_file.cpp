@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <sstream>
 
-#include "checker/ContractFile.h"
+#include "checker/spec/ContractFile.h"
 #include "tests/fuzz/FuzzProperty.h"
 
 using namespace patchcheck;

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <sstream>
 
-#include "checker/Spec.h"
+#include "checker/spec/Spec.h"
 #include "tests/fuzz/FuzzProperty.h"
 
 using namespace patchcheck;

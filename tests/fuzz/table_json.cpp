@@ -1,11 +1,11 @@
-// The patch table JSON `patchcheck verify-table` reads (checker/TableFile.h)
+// The patch table JSON `patchcheck verify-table` reads (checker/report/TableFile.h)
 // on arbitrary bytes. Properties: a rejection points at a line of the
 // input; an accepted table has every member verify-table reads, of the
 // type it reads it as, and prints back to JSON that parses to the same table.
 #include <cstddef>
 #include <cstdint>
 
-#include "checker/TableFile.h"
+#include "checker/report/TableFile.h"
 #include "tests/fuzz/FuzzProperty.h"
 
 using namespace patchcheck;
@@ -20,7 +20,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     return 0;
   }
   const json& t = std::get<json>(parsed);
-  try {  // what runVerify reads (checker/VerifyTableCommand.cpp)
+  try {  // what runVerify reads (checker/cli/VerifyTableCommand.cpp)
     (void)t.at("spec").at("path").get<std::string>();
     (void)t.at("options").at("matrix").get<bool>();
     (void)t.at("certificate").at("model").at("solver_timeout_ms").get<unsigned>();

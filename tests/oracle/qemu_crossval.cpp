@@ -13,8 +13,6 @@
 // for which the model reports a possible fault (they are not generated).
 // Known QEMU deviations from the manuals are listed in
 // tests/data/model/qemu-known.txt and reported separately, not hidden.
-#include <cinttypes>
-#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -30,6 +28,7 @@
 #include "encoder/Assembler.h"
 #include "encoder/Decoder.h"
 #include "encoder/Fields.h"
+#include "encoder/Hex.h"
 #include "model/Concrete.h"
 #include "tests/oracle/support/Tools.h"
 
@@ -136,12 +135,6 @@ std::vector<uint32_t> assembleOrDie(const std::string& src, const Target& t, uin
   auto w = concreteWords(std::get<Assembly>(a));
   if (auto* e = std::get_if<Diagnostics>(&w)) throw std::runtime_error((*e)[0].str());
   return std::get<std::vector<uint32_t>>(w);
-}
-
-std::string hex(uint64_t v) {
-  char b[24];
-  snprintf(b, sizeof b, "0x%" PRIx64, v);
-  return b;
 }
 
 // Loads/stores the entry table and the dump, around the code under test.

@@ -7,15 +7,15 @@
 // header's encoding macro instantiated at the sample address. A file that
 // includes the header and uses no table compiles with -Wall -Wextra
 // -Wunused-const-variable -Werror.
-#include <cstdio>
 #include <iostream>
 #include <map>
 #include <set>
 #include <sstream>
 
-#include "checker/CHeader.h"
-#include "checker/PatchTable.h"
-#include "checker/Regions.h"
+#include "checker/report/CHeader.h"
+#include "checker/report/PatchTable.h"
+#include "checker/spec/Regions.h"
+#include "encoder/Hex.h"
 #include "tests/oracle/support/EncoderInstances.h"
 #include "tests/oracle/support/Tools.h"
 
@@ -39,12 +39,6 @@ struct Tally {
     }
   }
 };
-
-std::string hex(uint64_t v) {
-  char b[32];
-  snprintf(b, sizeof b, "0x%llx", (unsigned long long)v);
-  return b;
-}
 
 uint32_t parseHex(const json& j) { return uint32_t(std::stoul(j.get<std::string>(), nullptr, 16)); }
 

@@ -16,8 +16,8 @@
 #include <initializer_list>
 #include <string>
 
-#include "checker/FetchModel.h"
-#include "checker/Timeline.h"
+#include "checker/explore/FetchModel.h"
+#include "checker/explore/Timeline.h"
 
 using namespace patchcheck;
 

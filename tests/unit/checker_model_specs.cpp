@@ -7,8 +7,8 @@
 
 #include <sstream>
 
-#include "checker/Checker.h"
-#include "checker/Report.h"
+#include "checker/explore/Checker.h"
+#include "checker/report/Report.h"
 
 using namespace patchcheck;
 

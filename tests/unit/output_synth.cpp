@@ -5,8 +5,8 @@
 // single write moves sp (a fault by the spec format's behaviours).
 #include <catch2/catch.hpp>
 
-#include "checker/Spec.h"
-#include "checker/Synthesis.h"
+#include "checker/explore/Synthesis.h"
+#include "checker/spec/Spec.h"
 
 using namespace patchcheck;
 

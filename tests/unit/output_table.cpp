@@ -6,8 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "checker/Certificate.h"
-#include "checker/Sha256.h"
+#include "checker/explore/Sha256.h"
+#include "checker/report/Certificate.h"
 #include "output_support.h"
 
 using namespace patchcheck;

@@ -16,7 +16,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "checker/CheckRun.h"
+#include "checker/explore/CheckRun.h"
 #include "tests/unit/output_support.h"
 
 using namespace patchcheck;

@@ -2,7 +2,7 @@
 // with their column.
 #include <catch2/catch.hpp>
 
-#include "checker/Spec.h"
+#include "checker/spec/Spec.h"
 
 using namespace patchcheck;
 

@@ -1,4 +1,4 @@
-// Spec loading: good files fill checker/Spec.h as written in them (positions
+// Spec loading: good files fill checker/spec/Spec.h as written in them (positions
 // counted by hand, encodings from ../shared/FACTS.md); every file of the bad
 // corpus yields the diagnostic its first line announces.
 #include <catch2/catch.hpp>
@@ -6,9 +6,9 @@
 #include <filesystem>
 #include <fstream>
 
-#include "checker/Regions.h"
-#include "checker/Spec.h"
-#include "checker/SpecTarget.h"
+#include "checker/spec/Regions.h"
+#include "checker/spec/Spec.h"
+#include "checker/spec/SpecTarget.h"
 
 using namespace patchcheck;
 namespace fs = std::filesystem;

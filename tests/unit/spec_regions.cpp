@@ -3,8 +3,8 @@
 // serve (relocation overflow).
 #include <catch2/catch.hpp>
 
-#include "checker/Regions.h"
-#include "checker/SiteInstance.h"
+#include "checker/explore/SiteInstance.h"
+#include "checker/spec/Regions.h"
 
 using namespace patchcheck;
 using mips::Abi;

@@ -1,8 +1,8 @@
-// Table files as verify-table and gate read them back (checker/TableFile.h):
+// Table files as verify-table and gate read them back (checker/report/TableFile.h):
 // a bad table is an error at the line of what is wrong, never a crash.
 #include <catch2/catch.hpp>
 
-#include "checker/TableFile.h"
+#include "checker/report/TableFile.h"
 
 using namespace patchcheck;
 

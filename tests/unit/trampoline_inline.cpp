@@ -7,7 +7,7 @@
 
 #include <filesystem>
 
-#include "checker/CheckRun.h"
+#include "checker/explore/CheckRun.h"
 #include "tests/unit/output_support.h"
 
 using namespace patchcheck;

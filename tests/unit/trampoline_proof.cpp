@@ -4,9 +4,10 @@
 // with a counterexample that names the broken rule and replays concretely.
 #include <catch2/catch.hpp>
 
-#include "checker/Checker.h"
-#include "checker/TrampolineProof.h"
-#include "checker/Trampolines.h"
+#include "checker/explore/Checker.h"
+#include "checker/explore/TrampolineProof.h"
+#include "checker/explore/Trampolines.h"
+#include "encoder/Hex.h"
 
 using namespace patchcheck;
 using Catch::Matchers::Contains;
@@ -37,7 +38,7 @@ std::vector<TrampolineContract> prove(const Spec& spec, const Target& t, const T
   z3::context c;
   auto site = SiteInstance::make(spec, t, c);
   REQUIRE(std::holds_alternative<SiteInstance>(site));
-  auto codes = loadTrampoline(files, symbol, std::get<SiteInstance>(site));
+  auto codes = loadTrampoline(files, symbol, std::get<SiteInstance>(site).trampolineSite());
   if (auto* e = std::get_if<Diagnostics>(&codes)) FAIL(e->front().str());
   std::vector<TrampolineContract> out;
   for (TrampolineCode& code : std::get<std::vector<TrampolineCode>>(codes)) {
@@ -129,7 +130,7 @@ TEST_CASE("a solver that cannot decide makes the proof UNKNOWN, and it ends", "[
   auto site = SiteInstance::make(spec, kN64, c);
   REQUIRE(std::holds_alternative<SiteInstance>(site));
   auto codes = loadTrampoline({kData + "/trampolines/jr_ra.S", kData + "/trampolines/contract_64.toml"},
-                              "ftrace_regs_caller", std::get<SiteInstance>(site));
+                              "ftrace_regs_caller", std::get<SiteInstance>(site).trampolineSite());
   REQUIRE(std::holds_alternative<std::vector<TrampolineCode>>(codes));
   TrampolineCode code = std::get<std::vector<TrampolineCode>>(codes).front();
   proveTrampoline(code, std::get<SiteInstance>(site), 1);  // 1 ms per question
@@ -144,7 +145,7 @@ TEST_CASE("a contract file with a typo is an input error with its position", "[t
   REQUIRE(std::holds_alternative<SiteInstance>(site));
   auto codes = loadTrampoline({kSource + "/trampolines/mips/ftrace_regs_caller_64.S",
                                kData + "/trampolines/typo.toml"},
-                              "ftrace_regs_caller", std::get<SiteInstance>(site));
+                              "ftrace_regs_caller", std::get<SiteInstance>(site).trampolineSite());
   REQUIRE(std::holds_alternative<Diagnostics>(codes));
   const Diagnostic& d = std::get<Diagnostics>(codes).front();
   CHECK(d.where.line == 8);
@@ -158,7 +159,7 @@ TEST_CASE("a trampoline for another width is an input error", "[trampoline_proof
   REQUIRE(std::holds_alternative<SiteInstance>(site));
   auto codes = loadTrampoline({kSource + "/trampolines/mips/ftrace_regs_caller_32.S",
                                kSource + "/trampolines/mips/ftrace_regs_caller_32.toml"},
-                              "ftrace_regs_caller", std::get<SiteInstance>(site));
+                              "ftrace_regs_caller", std::get<SiteInstance>(site).trampolineSite());
   REQUIRE(std::holds_alternative<Diagnostics>(codes));
   CHECK_THAT(std::get<Diagnostics>(codes).front().message, Contains("not written for mips64r2/n64/big"));
 }

@@ -1,10 +1,10 @@
 #include "tests/oracle/support/EncoderInstances.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <optional>
 
 #include "encoder/Fields.h"
+#include "encoder/Hex.h"
 #include "encoder/Registers.h"
 
 namespace patchcheck::oracle {
@@ -12,12 +12,6 @@ namespace patchcheck::oracle {
 using namespace mips;
 
 namespace {
-
-std::string hex(uint64_t v) {
-  char buf[32];
-  snprintf(buf, sizeof buf, "0x%llx", (unsigned long long)v);
-  return buf;
-}
 
 // Draws operand values and spells them the way a person would, in every
 // form GNU as accepts: $N or $name registers, decimal or hex, expressions.

@@ -1,0 +1,131 @@
+// `patchcheck check`: prove each transition of each spec safe, or show why not.
+#include <algorithm>
+#include <iostream>
+#include <set>
+
+#include "checker/cli/Commands.h"
+#include "checker/cli/TargetOptions.h"
+#include "checker/cli/TrampolineDirOption.h"
+#include "checker/explore/CheckRun.h"
+#include "checker/explore/Checker.h"
+#include "checker/explore/Jobs.h"
+#include "checker/report/Report.h"
+#include "checker/spec/SpecTarget.h"
+
+namespace patchcheck {
+namespace {
+
+struct CheckArgs {
+  std::vector<std::string> specs;
+  std::string transition;
+  bool matrix = false, json = false, verbose = false, summary = false, inlineTrampolines = false;
+  unsigned timeoutMs = 20000;
+  Budget budget;
+  unsigned jobs = defaultJobs();
+  TargetOptions target;
+  TrampolineDirOption trampolines;
+};
+
+// The targets a spec runs on: its [target] or matrix, with the command
+// line's --isa/--endian/--abi over each; targets the override made equal
+// are checked once.
+std::vector<mips::Target> targetsFor(const Spec& spec, const CheckArgs& a) {
+  std::vector<mips::Target> out;
+  for (mips::Target t : targetsOf(spec, a.matrix)) {
+    if (!a.target.isa.empty() || !a.target.endian.empty() || !a.target.abi.empty()) t = a.target.over(t);
+    if (std::none_of(out.begin(), out.end(), [&](const mips::Target& o) { return o.str() == t.str(); }))
+      out.push_back(t);
+  }
+  return out;
+}
+
+// Prints each distinct diagnostic once, in order: a spec line that is wrong
+// for every target is one error, not one per target.
+void printDistinct(const Diagnostics& ds) {
+  std::set<std::string> seen;
+  for (const Diagnostic& d : ds)
+    if (seen.insert(d.str()).second) std::cerr << d.str() << "\n";
+}
+
+int runCheck(const CheckArgs& a) {
+  for (auto p : {jobsProblem(a.jobs), a.trampolines.problem()})
+    if (p) {
+      std::cerr << "<command line>: error: " << *p << "\n";
+      return 2;
+    }
+  Progress progress("check");  // each job below is its own checker run with its own Z3 context
+  RunResults rr;
+  for (const std::string& path : a.specs) {
+    auto loaded = loadSpec(path);
+    if (auto* e = std::get_if<Diagnostics>(&loaded)) {
+      for (const auto& d : *e) std::cerr << d.str() << "\n";
+      return 2;
+    }
+    Spec& spec = std::get<Spec>(loaded);
+    a.trampolines.applyTo(spec);
+    CheckOptions opt;
+    opt.timeoutMs = a.timeoutMs;
+    opt.budget = a.budget;
+    opt.inlineTrampolines = a.inlineTrampolines;
+    if (!a.transition.empty()) opt.transition = a.transition;
+    std::vector<mips::Target> targets = targetsFor(spec, a);
+    Diagnostics errors;
+    for (const mips::Target& t : targets) {
+      if (auto p = mips::targetProblem(t)) {
+        std::cerr << "<command line>: error: " << *p << "\n";
+        return 2;
+      }
+      Diagnostics d = checkSpecForTarget(spec, t);
+      errors.insert(errors.end(), d.begin(), d.end());
+    }
+    if (!errors.empty()) {
+      printDistinct(errors);
+      return 2;
+    }
+    auto results = checkTargets(spec, targets, opt, {a.jobs, &progress});
+    if (auto* e = std::get_if<Diagnostics>(&results)) {
+      for (const auto& d : *e) std::cerr << d.str() << "\n";
+      return 2;
+    }
+    progress.clear();
+    for (size_t i = 0; i < targets.size(); ++i) {
+      rr.specs.push_back(std::get<std::vector<SpecResult>>(results)[i]);
+      rr.targets.push_back(targets[i]);
+      if (!a.json && !a.summary) printSpecResult(std::cout, rr.specs.back(), targets[i], a.verbose);
+    }
+  }
+  if (a.json) std::cout << toJson(rr).dump(2) << "\n";
+  else if (a.summary) printSummaryTable(std::cout, rr);
+  int code = exitCodeOf(rr);
+  if (!a.json && code != 0) {
+    std::vector<std::string> ps = problems(rr);
+    std::cout << (code == 1 ? "FAIL: " : "UNDECIDED: ") << ps.size() << " item(s) not as expected:\n";
+    for (const std::string& p : ps) std::cout << "  " << p << "\n";
+  }
+  return code;
+}
+
+}  // namespace
+
+void addCheckCommand(CLI::App& app, int& exitCode) {
+  auto args = std::make_shared<CheckArgs>();
+  CLI::App* cmd = app.add_subcommand("check", "Prove the transitions of spec files safe, or show a counterexample");
+  cmd->add_option("specs", args->specs, "spec files (TOML)")->required();
+  cmd->add_option("--transition", args->transition, "only this transition, as FROM->TO");
+  cmd->add_flag("--matrix", args->matrix, "every [target] matrix entry, in both endians");
+  cmd->add_flag("--json", args->json, "JSON output");
+  cmd->add_flag("--summary", args->summary, "one table row per transition and target");
+  cmd->add_flag("-v,--verbose", args->verbose, "also list safe states and notes");
+  cmd->add_flag("--inline-trampolines", args->inlineTrampolines,
+                "run each trampoline's code inside every pass instead of using its proven contract");
+  cmd->add_option("--timeout", args->timeoutMs, "solver timeout per query in ms (UNKNOWN past it)");
+  cmd->add_option("--max-executions", args->budget.maxExecutions,
+                  "executions one exploration may take before it answers UNKNOWN");
+  cmd->add_option("--max-memory", args->budget.maxMemoryMiB, "resident memory (MiB) past which an exploration answers UNKNOWN");
+  cmd->add_option("-j,--jobs", args->jobs, "transitions and matrix entries checked in parallel (default: cores)");
+  args->target.addTo(*cmd);
+  args->trampolines.addTo(*cmd);
+  cmd->callback([args, &exitCode] { exitCode = runCheck(*args); });
+}
+
+}  // namespace patchcheck

@@ -1,0 +1,89 @@
+// `patchcheck disasm`: words to GNU-syntax text.
+#include <fstream>
+#include <iostream>
+#include <iterator>
+
+#include "checker/cli/Commands.h"
+#include "checker/cli/TargetOptions.h"
+#include "encoder/Printer.h"
+
+namespace patchcheck {
+namespace {
+
+struct DisasmArgs {
+  TargetOptions target;
+  std::string base = "0";
+  std::string file;
+  std::vector<std::string> words;
+};
+
+int runDisasm(const DisasmArgs& a) {
+  mips::Target t = a.target.over(mips::Target{});
+  auto base = parseAddress(a.base);
+  if (!base) {
+    std::cerr << "<command line>: error: --base '" << a.base << "' is not an address\n";
+    return 2;
+  }
+  std::vector<uint32_t> words;
+  if (!a.file.empty()) {
+    std::ifstream in(a.file, std::ios::binary);
+    if (!in) {
+      std::cerr << a.file << ": error: cannot read file\n";
+      return 2;
+    }
+    std::string bytes((std::istreambuf_iterator<char>(in)), {});
+    if (bytes.size() % 4) {
+      std::cerr << a.file << ": error: " << bytes.size() << " bytes is not a whole number of words\n";
+      return 2;
+    }
+    for (size_t i = 0; i < bytes.size(); i += 4) {
+      uint32_t w = 0;
+      for (int k = 0; k < 4; ++k) {
+        uint32_t b = uint8_t(bytes[i + k]);
+        w |= t.endian == mips::Endian::Big ? b << (24 - 8 * k) : b << (8 * k);
+      }
+      words.push_back(w);
+    }
+  }
+  for (size_t i = 0; i < a.words.size(); ++i) {
+    std::string s = a.words[i];
+    if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) s = s.substr(2);
+    bool ok = !s.empty() && s.size() <= 8 && s.find_first_not_of("0123456789abcdefABCDEF") == std::string::npos;
+    if (!ok) {
+      std::cerr << "<command line>:1:" << i + 1 << ": error: '" << a.words[i]
+                << "' is not a 32-bit hex word\n";
+      return 2;
+    }
+    words.push_back(uint32_t(std::stoul(s, nullptr, 16)));
+  }
+  if (words.empty()) {
+    std::cerr << "<command line>: error: give words or --file\n";
+    return 2;
+  }
+  uint64_t addr = *base;
+  for (uint32_t w : words) {
+    char head[64];
+    if (t.is64()) snprintf(head, sizeof head, "%016llx: %08x  ", (unsigned long long)addr, w);
+    else snprintf(head, sizeof head, "%08llx: %08x  ", (unsigned long long)(addr & 0xffffffff), w);
+    std::string text = mips::disassemble(w, addr, t);
+    for (char& c : text)
+      if (c == '\t') c = ' ';
+    std::cout << head << text << "\n";
+    addr += 4;
+  }
+  return 0;
+}
+
+}  // namespace
+
+void addDisasmCommand(CLI::App& app, int& exitCode) {
+  auto args = std::make_shared<DisasmArgs>();
+  CLI::App* cmd = app.add_subcommand("disasm", "Disassemble instruction words");
+  args->target.addTo(*cmd);
+  cmd->add_option("--base", args->base, "address of the first word (default 0)");
+  cmd->add_option("--file", args->file, "raw binary file in the target's byte order");
+  cmd->add_option("words", args->words, "32-bit words in hex");
+  cmd->callback([args, &exitCode] { exitCode = runDisasm(*args); });
+}
+
+}  // namespace patchcheck

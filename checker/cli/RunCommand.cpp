@@ -1,0 +1,332 @@
+// `patchcheck run`: runs a snippet symbolically from a fully symbolic entry
+// state and prints, for every path, how it ends, every register and memory
+// location whose value changed (as an expression over the entry values
+// in.a0, in.sp, ..., in.mem), the side effects, and every fault it can reach
+// with the condition under which it happens.
+#include <algorithm>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <map>
+#include <optional>
+#include <sstream>
+
+#include "checker/cli/Commands.h"
+#include "checker/cli/TargetOptions.h"
+#include "encoder/Assembler.h"
+#include "encoder/Decoder.h"
+#include "encoder/Hex.h"
+#include "encoder/Printer.h"
+#include "encoder/Registers.h"
+#include "encoder/SymbolicWord.h"
+#include "model/AbiModel.h"
+#include "model/Cpu.h"
+#include "model/TermPrinter.h"
+
+namespace patchcheck {
+namespace {
+
+using namespace mips;
+
+struct RunArgs {
+  TargetOptions target;
+  std::string base;
+  std::vector<std::string> syms;
+  std::vector<std::string> symbolic;
+  unsigned maxSteps = 256;
+  bool assumeAbi = false;
+  std::string file;
+};
+
+// The snippet as the CPU fetches it.
+struct Snippet {
+  uint64_t base;
+  std::vector<Fetched> words;
+  std::vector<std::string> text;   // source statement per word
+  std::vector<z3::expr> validity;  // encodings of symbolic immediates must be valid
+};
+
+// One path through the snippet.
+struct Path {
+  Cpu cpu;
+  z3::expr condition;
+  unsigned steps = 0;
+  std::vector<std::string> faults;
+};
+
+class Explorer {
+ public:
+  Explorer(z3::context& c, const Snippet& s, unsigned maxSteps) : c_(c), snippet_(s), maxSteps_(maxSteps) {}
+
+  struct Ended {
+    Path path;
+    std::string how;
+    std::optional<z3::expr> target;  // where it jumps, when that is not a number
+  };
+
+  std::vector<Ended> run(const MachineState& entry) {
+    z3::expr start = c_.bool_val(true);
+    for (const z3::expr& v : snippet_.validity) start = start && v;
+    std::vector<Path> work{Path{Cpu(entry, c_.bv_val(snippet_.base, 64)), start.simplify(), 0, {}}};
+    std::vector<Ended> done;
+    while (!work.empty()) {
+      Path p = std::move(work.back());
+      work.pop_back();
+      follow(std::move(p), work, done);
+    }
+    return done;
+  }
+
+  bool feasible(const z3::expr& cond) {
+    z3::expr s = cond.simplify();
+    if (s.is_false()) return false;
+    if (s.is_true()) return true;
+    z3::solver solver(c_);
+    z3::params p(c_);
+    p.set("timeout", 5000u);
+    solver.set(p);
+    solver.add(s);
+    return solver.check() != z3::unsat;  // unknown counts as reachable
+  }
+
+ private:
+  z3::context& c_;
+  const Snippet& snippet_;
+  unsigned maxSteps_;
+
+  void follow(Path p, std::vector<Path>& work, std::vector<Ended>& done) {
+    uint64_t end = snippet_.base + 4 * snippet_.words.size();
+    for (;;) {
+      if (p.cpu.branchUnsettled()) {  // fork on a symbolic condition
+        z3::expr taken = p.cpu.slot->control.taken;
+        for (bool b : {false, true}) {
+          z3::expr cond = (p.condition && (b ? taken : !taken)).simplify();
+          if (!feasible(cond)) continue;
+          Path q = p;
+          q.condition = cond;
+          q.cpu.settleBranch(b);
+          work.push_back(std::move(q));
+        }
+        return;
+      }
+      z3::expr pc = p.cpu.pc.simplify();
+      uint64_t at = 0;
+      bool known = pc.is_numeral() && pc.is_numeral_u64(at);
+      bool inside = known && at >= snippet_.base && at < end && at % 4 == 0;
+      if (!inside) {
+        std::string how = !known       ? "jumps to"
+                          : at == end ? "falls through to the end (" + hex(at) + ")"
+                                      : "jumps to " + hex(at);
+        if (p.cpu.slot) how += " with its delay slot outside the snippet";
+        std::optional<z3::expr> target;
+        if (!known) target = pc;
+        done.push_back(Ended{std::move(p), how, target});
+        return;
+      }
+      if (p.steps >= maxSteps_) {
+        done.push_back(Ended{std::move(p), "stops after " + std::to_string(maxSteps_) + " steps (a loop?)", {}});
+        return;
+      }
+      size_t index = (at - snippet_.base) / 4;
+      std::vector<Fault> faults = p.cpu.step(snippet_.words[index]);
+      ++p.steps;
+      for (const Fault& f : faults) {
+        z3::expr when = (p.condition && f.when).simplify();
+        if (!feasible(when)) continue;
+        std::string line = std::string(name(f.kind)) + ": " + f.detail + "  [" + snippet_.text[index] + "]";
+        z3::expr own = f.when.simplify();
+        if (!own.is_true()) line += "\n      when " + printTerm(own);
+        p.faults.push_back(line);
+        z3::expr otherwise = (p.condition && !f.when).simplify();
+        if (!feasible(otherwise)) {  // the fault always happens here
+          done.push_back(Ended{std::move(p), "faults (" + std::string(name(f.kind)) + ")", {}});
+          return;
+        }
+        p.condition = otherwise;
+      }
+    }
+  }
+};
+
+// Stores on top of the entry memory, newest first, grouped into runs of
+// consecutive bytes written together.
+struct MemoryWrite {
+  z3::expr address;
+  z3::expr value;
+  unsigned bytes;
+};
+
+std::vector<MemoryWrite> memoryWrites(const MachineState& final, const z3::expr& entryMemory) {
+  std::vector<std::pair<z3::expr, z3::expr>> stores;  // newest first
+  z3::expr m = final.memory;
+  while (m.is_app() && m.decl().decl_kind() == Z3_OP_STORE && !z3::eq(m, entryMemory)) {
+    stores.emplace_back(m.arg(1), m.arg(2));
+    m = m.arg(0);
+  }
+  std::vector<MemoryWrite> out;
+  // Oldest first, so consecutive bytes of one store instruction are adjacent.
+  for (size_t i = stores.size(); i-- > 0;) {
+    const auto& [addr, byte] = stores[i];
+    if (!out.empty()) {
+      MemoryWrite& last = out.back();
+      z3::expr next = (last.address + final.ctx.bv_val(uint64_t(last.bytes), 64)).simplify();
+      if (last.bytes < 8 && z3::eq(next, addr.simplify())) {
+        last.value = final.target.endian == Endian::Big ? z3::concat(last.value, byte)
+                                                         : z3::concat(byte, last.value);
+        ++last.bytes;
+        continue;
+      }
+    }
+    out.push_back(MemoryWrite{addr.simplify(), byte, 1});
+  }
+  std::reverse(out.begin(), out.end());  // newest first
+  std::vector<MemoryWrite> unique;
+  for (MemoryWrite& w : out) {
+    bool shadowed = false;
+    for (const MemoryWrite& u : unique) shadowed = shadowed || (z3::eq(u.address, w.address) && u.bytes >= w.bytes);
+    if (!shadowed) unique.push_back(MemoryWrite{w.address, w.value.simplify(), w.bytes});
+  }
+  return unique;
+}
+
+int runSnippet(const RunArgs& a) {
+  AssemblyOptions opt;
+  opt.target = a.target.over(Target{});
+  if (auto problem = targetProblem(opt.target)) {
+    std::cerr << "<command line>: error: " << *problem << "\n";
+    return 2;
+  }
+  uint64_t base = opt.target.is64() ? 0xffffffff80100000ull : 0x80100000ull;
+  if (!a.base.empty()) {
+    auto b = parseAddress(a.base);
+    if (!b) {
+      std::cerr << "<command line>: error: --base '" << a.base << "' is not an address\n";
+      return 2;
+    }
+    base = *b;
+  }
+  opt.base = Value::constant(int64_t(base));
+  for (const std::string& s : a.syms) {
+    size_t eq = s.find('=');
+    auto v = eq == std::string::npos ? std::nullopt : parseAddress(s.substr(eq + 1));
+    if (!v || eq == 0) {
+      std::cerr << "<command line>: error: --sym '" << s << "' is not NAME=ADDRESS\n";
+      return 2;
+    }
+    opt.symbols[s.substr(0, eq)] = *v;
+  }
+  for (const std::string& s : a.symbolic) opt.symbolic.insert(s);
+
+  std::string text;
+  std::string fileName = a.file == "-" ? "<stdin>" : a.file;
+  if (a.file == "-") {
+    text.assign(std::istreambuf_iterator<char>(std::cin), {});
+  } else {
+    std::ifstream in(a.file, std::ios::binary);
+    if (!in) {
+      std::cerr << a.file << ": error: cannot read file\n";
+      return 2;
+    }
+    text.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  auto assembled = assemble(text, fileName, opt);
+  if (auto* errs = std::get_if<Diagnostics>(&assembled)) {
+    for (const auto& d : *errs) std::cerr << d.str() << "\n";
+    return 2;
+  }
+  const Assembly& assembly = std::get<Assembly>(assembled);
+  if (assembly.words.empty()) {
+    std::cerr << fileName << ": error: no instructions to run\n";
+    return 2;
+  }
+
+  z3::context c;
+  // 32-bit ISAs form sign-extended 32-bit addresses: a symbol is a 32-bit
+  // unknown there, so the snippet's base is too.
+  bool wide = opt.target.is64();
+  SymbolTerm symbol = [&c, wide](const std::string& n) {
+    z3::expr s = c.bv_const(("sym." + n).c_str(), wide ? 64 : 32);
+    return wide ? s : z3::sext(s, 32);
+  };
+  uint64_t start = wide ? base : uint64_t(int64_t(int32_t(uint32_t(base))));
+  Snippet snippet{start, {}, {}, {}};
+  for (const AssembledWord& w : assembly.words) {
+    if (w.isConcrete()) {
+      snippet.words.push_back(Fetched{decode(w.bits, opt.target.isa), w.bits, c.bv_val(w.bits, 32)});
+    } else {
+      SymbolicWord sw = symbolicWord(w, opt.target, c, symbol);
+      snippet.words.push_back(Fetched{w.desc, w.bits & ~w.symbolicMask, sw.word});
+      snippet.validity.insert(snippet.validity.end(), sw.conditions.begin(), sw.conditions.end());
+    }
+    snippet.text.push_back(w.where.file + ":" + std::to_string(w.where.line) + ": " + w.source);
+  }
+
+  MachineState entry = MachineState::symbolic(c, opt.target, "in.");
+  if (a.assumeAbi) snippet.validity.push_back(AbiModel::of(opt.target.abi).entryAssumptions(entry));
+  Explorer explorer(c, snippet, a.maxSteps);
+  auto paths = explorer.run(entry);
+
+  std::cout << "target " << opt.target.str() << ", " << snippet.words.size() << " words at " << hex(start)
+            << ", entry state in.* (every register and memory symbolic)\n";
+  unsigned n = 0;
+  for (const auto& [path, how, target] : paths) {
+    const MachineState& s = path.cpu.state;
+    // A value the simplifier leaves long (lui %hi + addiu %lo) may still be
+    // provably an entry register or a symbol: say so.
+    std::vector<z3::expr> names;
+    for (unsigned r = 1; r < 32; ++r) names.push_back(entry.reg(r));
+    for (unsigned r = 1; r < 32 && !wide; ++r) names.push_back(entry.address(entry.reg(r)));
+    for (const std::string& sym : a.symbolic) {
+      z3::expr t = symbol(sym);
+      names.push_back(t);
+      if (!wide) names.push_back(t.extract(31, 0).simplify());
+    }
+    const z3::expr& pathCondition = path.condition;  // (clang 14 captures no structured bindings)
+    auto readable = [&](const z3::expr& v) {
+      for (const z3::expr& name : names)
+        if (name.get_sort().bv_size() == v.get_sort().bv_size() && !explorer.feasible(pathCondition && v != name))
+          return name;
+      return v;
+    };
+    std::cout << "\npath " << ++n << ": " << how;
+    if (target) std::cout << " " << printTerm(readable(*target));
+    std::cout << "\n";
+    z3::expr cond = path.condition.simplify();
+    if (!cond.is_true()) std::cout << "  when " << printTerm(cond) << "\n";
+    for (unsigned r = 1; r < 32; ++r) {
+      z3::expr v = s.reg(r).simplify();
+      if (z3::eq(v, entry.reg(r)) || !explorer.feasible(path.condition && v != entry.reg(r))) continue;
+      std::cout << "  " << gprName(r, opt.target.abi) << " = " << printTerm(readable(v)) << "\n";
+    }
+    if (!opt.target.isR6()) {
+      if (!z3::eq(s.hi.simplify(), entry.hi)) std::cout << "  hi = " << printTerm(s.hi.simplify()) << "\n";
+      if (!z3::eq(s.lo.simplify(), entry.lo)) std::cout << "  lo = " << printTerm(s.lo.simplify()) << "\n";
+    }
+    for (const MemoryWrite& w : memoryWrites(s, entry.memory))
+      std::cout << "  mem" << 8 * w.bytes << "[" << printTerm(w.address) << "] = " << printTerm(w.value) << "\n";
+    for (const SideEffect& e : s.effects)
+      std::cout << "  effect: " << e.what << " at " << printTerm(e.address) << "\n";
+    for (const std::string& f : path.faults) std::cout << "  fault " << f << "\n";
+  }
+  return 0;
+}
+
+}  // namespace
+
+void addRunCommand(CLI::App& app, int& exitCode) {
+  auto args = std::make_shared<RunArgs>();
+  CLI::App* cmd = app.add_subcommand(
+      "run", "Run a snippet symbolically: final values as expressions over the entry state, and reachable faults");
+  args->target.addTo(*cmd);
+  cmd->add_option("--base", args->base,
+                  "address of the first word (default 0x80100000, or 0xffffffff80100000 on 64-bit ISAs)");
+  cmd->add_option("--sym", args->syms, "NAME=ADDRESS, a symbol's concrete address");
+  cmd->add_option("--symbolic", args->symbolic, "NAME, a symbol whose address stays symbolic (sym.NAME)");
+  cmd->add_flag("--assume-abi", args->assumeAbi,
+                "assume an ABI-conformant entry (sp aligned; n32: sp, ra, gp sign-extended)");
+  cmd->add_option("--max-steps", args->maxSteps, "instructions per path before giving up (default 256)");
+  cmd->add_option("file", args->file, "assembly file, or - for stdin")->required();
+  cmd->callback([args, &exitCode] { exitCode = runSnippet(*args); });
+}
+
+}  // namespace patchcheck

@@ -1,0 +1,128 @@
+// `patchcheck synth`: the cheapest safe order of single-word writes and
+// barriers for one transition, or a proof that none exists.
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+
+#include "checker/cli/Commands.h"
+#include "checker/cli/TargetOptions.h"
+#include "checker/cli/TrampolineDirOption.h"
+#include "checker/explore/SiteInstance.h"
+#include "checker/explore/Synthesis.h"
+#include "checker/explore/TrampolineProof.h"
+
+namespace patchcheck {
+namespace {
+
+struct SynthArgs {
+  std::string spec, transition, fetch;
+  bool interim = false, all = false;
+  unsigned timeoutMs = 20000, maxChecks = 4000;
+  TargetOptions target;
+  TrampolineDirOption trampolines;
+};
+
+std::string countsLine(const Counts& c) {
+  char buf[128];
+  snprintf(buf, sizeof buf, "%u intermediate states, %u executions, %u paths, %u queries", c.intermediateStates,
+           c.executions, c.paths, c.queries);
+  return buf;
+}
+
+// The counterexample in one line: what the pass saw and the rule it broke.
+std::string oneLine(const FirstWriteFailure& f) {
+  std::string s = "after [" + stepsText(f.prefix) + "]: ";
+  if (f.verdict == Verdict::Unknown) return s + "the solver could not decide";
+  if (!f.counterexample) return s + "unsafe";
+  if (!f.counterexample->intermediateState.empty()) s += "words seen " + f.counterexample->intermediateState + ": ";
+  return s + f.counterexample->rule;
+}
+
+void print(const SynthResult& r, const Spec& spec, const mips::Target& t, double seconds) {
+  static const char* fetch[] = {"sc", "weak", "stale"};
+  std::cout << spec.path << " [" << t.str() << "] " << r.transition << " (fetch " << fetch[int(spec.model.fetch)]
+            << ")\n";
+  for (const SafeOrder& o : r.orders) {
+    std::cout << "  safe order: " << stepsText(o.steps) << "  (" << o.steps.size() << " steps, " << o.barriers
+              << (o.barriers == 1 ? " barrier" : " barriers") << ")\n";
+    std::cout << "    proof: " << name(o.proof.verdict) << ", " << countsLine(o.proof.counts) << "\n";
+  }
+  if (r.orders.empty() && !r.undecided) {
+    std::cout << "  no safe order exists: every order of single-word writes" << (r.failures.empty() ? "" : " fails")
+              << " (with any barriers)\n";
+    for (const FirstWriteFailure& f : r.failures)
+      std::cout << "    first " << f.firstWrite << ": " << (f.explored ? oneLine(f) : "not reached") << "\n";
+  }
+  if (r.orders.empty() && r.undecided) std::cout << "  undecided: " << r.undecidedWhy << "\n";
+  char buf[200];
+  snprintf(buf, sizeof buf,
+           "  examined %u candidate prefixes and orders: %u prefixes and %u full orders checked, %u pruned as unsafe (%.1f s)\n",
+           r.examined, r.prefixesChecked, r.ordersChecked, r.pruned, seconds);
+  std::cout << buf;
+}
+
+int runSynth(const SynthArgs& a) {
+  if (auto p = a.trampolines.problem()) {
+    std::cerr << "<command line>: error: " << *p << "\n";
+    return 2;
+  }
+  auto loaded = loadSpec(a.spec);
+  if (auto* e = std::get_if<Diagnostics>(&loaded)) {
+    for (const auto& d : *e) std::cerr << d.str() << "\n";
+    return 2;
+  }
+  Spec spec = std::get<Spec>(std::move(loaded));  // outlives the site, which points into it
+  a.trampolines.applyTo(spec);
+  if (!a.fetch.empty()) spec.model.fetch = a.fetch == "sc" ? FetchKind::Sc : a.fetch == "weak" ? FetchKind::Weak : FetchKind::Stale;
+  mips::Target t = a.target.over(spec.target);
+  if (auto p = mips::targetProblem(t)) {
+    std::cerr << "<command line>: error: " << *p << "\n";
+    return 2;
+  }
+  auto start = std::chrono::steady_clock::now();
+  z3::context ctx;  // one per run
+  SynthOptions opt;
+  opt.interim = a.interim;
+  opt.all = a.all;
+  opt.maxChecks = a.maxChecks;
+  opt.check.timeoutMs = a.timeoutMs;
+  auto contracts = trampolineContracts(spec, t, ctx);
+  auto site = SiteInstance::make(spec, t, ctx);
+  Diagnostics errs;
+  if (auto* e = std::get_if<Diagnostics>(&contracts)) errs = *e;
+  else if (auto* e2 = std::get_if<Diagnostics>(&site)) errs = *e2;
+  if (!errs.empty()) {
+    for (const auto& d : errs) std::cerr << d.str() << "\n";
+    return 2;
+  }
+  opt.check.contracts = std::get<std::map<std::string, TrampolineContract>>(contracts);
+  auto r = synthesize(std::get<SiteInstance>(site), a.transition, opt);
+  if (auto* e = std::get_if<Diagnostics>(&r)) {
+    for (const auto& d : *e) std::cerr << d.str() << "\n";
+    return 2;
+  }
+  const SynthResult& res = std::get<SynthResult>(r);
+  print(res, spec, t, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  if (!res.orders.empty()) return 0;
+  return res.undecided ? 3 : 1;
+}
+
+}  // namespace
+
+void addSynthCommand(CLI::App& app, int& exitCode) {
+  auto args = std::make_shared<SynthArgs>();
+  CLI::App* cmd = app.add_subcommand("synth", "Find the cheapest safe order of writes and barriers for a transition");
+  cmd->add_option("spec", args->spec, "spec file (TOML)")->required();
+  cmd->add_option("--transition", args->transition, "FROM->TO over the spec's states")->required();
+  cmd->add_option("--fetch", args->fetch, "fetch model instead of the spec's [model] fetch")
+      ->check(CLI::IsMember({"sc", "weak", "stale"}));
+  cmd->add_flag("--interim", args->interim, "also try interim words taken from the spec's other states");
+  cmd->add_flag("--all", args->all, "every minimal order, not just the first");
+  cmd->add_option("--timeout", args->timeoutMs, "solver timeout per query in ms");
+  cmd->add_option("--max-checks", args->maxChecks, "checker runs before the search gives up (exit 3)");
+  args->target.addTo(*cmd);
+  args->trampolines.addTo(*cmd);
+  cmd->callback([args, &exitCode] { exitCode = runSynth(*args); });
+}
+
+}  // namespace patchcheck

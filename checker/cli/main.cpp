@@ -1,0 +1,50 @@
+// patchcheck: proves live code-patching sequences safe, or shows why not.
+#include <iostream>
+#include <utility>
+
+#include "checker/cli/Commands.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{"patchcheck: proofs and counterexamples for live code patching (MIPS)"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", std::string("patchcheck ") + PATCHCHECK_VERSION);
+  int exitCode = 0;
+  patchcheck::addAsmCommand(app, exitCode);
+  patchcheck::addDisasmCommand(app, exitCode);
+  patchcheck::addRunCommand(app, exitCode);
+  patchcheck::addCheckCommand(app, exitCode);
+  patchcheck::addSynthCommand(app, exitCode);
+  patchcheck::addTableCommand(app, exitCode);
+  patchcheck::addVerifyTableCommand(app, exitCode);
+  patchcheck::addGateCommand(app, exitCode);
+  patchcheck::addGraphCommand(app, exitCode);
+  // Every bad command line is bad input: one `<command line>:` message, exit 2.
+  app.failure_message([](const CLI::App*, const CLI::Error& e) {
+    return "<command line>: error: " + std::string(e.what()) + "\nRun with --help for more information.\n";
+  });
+  if (argc > 1 && argv[1][0] != '-') {
+    std::string word = argv[1], known;
+    bool found = false;
+    for (const CLI::App* c : std::as_const(app).get_subcommands([](const CLI::App*) { return true; })) {
+      known += (known.empty() ? "" : ", ") + c->get_name();
+      found = found || c->check_name(word);
+    }
+    if (!found) {
+      std::cerr << "<command line>: error: unknown command '" << word << "' (commands: " << known << ")\n";
+      return 2;
+    }
+  }
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return 2;  // every bad command line is bad input
+  }
+  return exitCode;
+}

@@ -1,0 +1,190 @@
+#include "checker/explore/Behaviour.h"
+
+#include <algorithm>
+
+#include "encoder/Hex.h"
+#include "encoder/Registers.h"
+
+namespace patchcheck {
+
+uint64_t valueIn(const z3::model& m, const z3::expr& e) {
+  z3::expr v = m.eval(e, true);
+  uint64_t out = 0;
+  if (v.is_numeral()) v.is_numeral_u64(out);
+  return out;
+}
+
+namespace {
+
+z3::expr orAll(z3::context& c, const std::vector<Violation>& vs) {
+  z3::expr_vector v(c);
+  for (const auto& x : vs) v.push_back(x.when);
+  return vs.empty() ? c.bool_val(false) : z3::mk_or(v);
+}
+
+std::string firstHolding(const z3::model& m, const std::vector<Violation>& vs) {
+  for (const auto& v : vs)
+    if (m.eval(v.when, true).is_true()) return v.explain(m);
+  return "?";
+}
+
+// Memory at and above the entry sp must keep its contents: a fresh address
+// stands for "any such address" (an existential in one query).
+Violation memoryAboveSp(const ExitContext& x) {
+  z3::context& c = x.entry.ctx;
+  z3::expr a = c.bv_const("probe.addr", 64);
+  z3::expr sp = x.entry.address(x.entry.reg(mips::reg::sp));
+  z3::expr when = z3::uge(a, sp) && z3::select(x.now.memory, a) != z3::select(x.entry.memory, a);
+  return Violation{when, [a, sp](const z3::model& m) {
+                     return "memory at " + hex(valueIn(m, a)) + " (at or above the entry sp " +
+                            hex(valueIn(m, sp)) + ") changed";
+                   }};
+}
+
+std::optional<unsigned> resolve(const std::string& name, const mips::MachineState& s) {
+  auto r = mips::parseGpr(name, s.target.abi);
+  if (!r) return std::nullopt;
+  return *r;
+}
+
+}  // namespace
+
+std::vector<Violation> liveStateChanged(const ExitContext& x, const std::vector<unsigned>& except) {
+  std::vector<Violation> out = liveRegistersChanged(x, except);
+  std::vector<Violation> memory = memoryChanged(x);
+  out.insert(out.end(), memory.begin(), memory.end());
+  return out;
+}
+
+std::vector<Violation> memoryChanged(const ExitContext& x) {
+  // No store on the way: memory is the entry memory, nothing to ask.
+  if (z3::eq(x.now.memory, x.entry.memory)) return {};
+  return {memoryAboveSp(x)};
+}
+
+std::vector<Violation> liveRegistersChanged(const ExitContext& x, const std::vector<unsigned>& except) {
+  std::vector<Violation> out;
+  for (unsigned r : x.abi.liveAtEntry) {
+    if (std::find(except.begin(), except.end(), r) != except.end()) continue;
+    z3::expr before = x.entry.reg(r), after = x.now.reg(r);
+    if (z3::eq(before, after)) continue;  // untouched: nothing to ask
+    std::string name(mips::gprName(r, x.entry.target.abi));
+    out.push_back(Violation{before != after, [name, before, after](const z3::model& m) {
+                              return name + " clobbered: " + hex(valueIn(m, before)) + " at entry, " +
+                                     hex(valueIn(m, after)) + " here";
+                            }});
+  }
+  return out;
+}
+
+std::vector<Violation> untracedViolations(const ExitContext& x) { return liveStateChanged(x, {}); }
+
+std::vector<Violation> callViolations(const ExitContext& x, const OutcomeSpec& o,
+                                      const TrampolineContract* contract) {
+  std::vector<unsigned> except;
+  std::vector<Violation> out;
+  z3::context& c = x.entry.ctx;
+  if (contract) {
+    if (auto r = resolve(contract->resume, x.now)) {
+      except.push_back(*r);
+      z3::expr got = x.now.address(x.now.reg(*r));
+      z3::expr want = x.resumeAddress;
+      std::string name = contract->resume;
+      auto nameAddress = x.nameAddress;
+      out.push_back(Violation{got != want, [got, want, name, nameAddress](const z3::model& m) {
+                                return name + " holds " + nameAddress(valueIn(m, got)) +
+                                       " at the trampoline's entry, but the site resumes at " +
+                                       nameAddress(valueIn(m, want));
+                              }});
+    }
+    if (contract->savedRa) {
+      if (auto r = resolve(*contract->savedRa, x.now)) {
+        except.push_back(*r);
+        except.push_back(mips::reg::ra);
+        z3::expr got = x.now.reg(*r), want = x.entry.reg(mips::reg::ra);
+        std::string name = *contract->savedRa;
+        out.push_back(Violation{got != want, [got, want, name](const z3::model& m) {
+                                  return name + " should hold the caller's ra " + hex(valueIn(m, want)) +
+                                         " but holds " + hex(valueIn(m, got));
+                                }});
+      }
+    }
+    for (const std::string& cl : contract->clobbers)
+      if (auto r = resolve(cl, x.now)) except.push_back(*r);
+    if (contract->stackAdjust != 0) {
+      except.push_back(mips::reg::sp);
+      z3::expr got = x.now.reg(mips::reg::sp);
+      z3::expr want = x.entry.reg(mips::reg::sp) +
+                      c.bv_val(uint64_t(contract->stackAdjust), x.entry.width());
+      int64_t adj = contract->stackAdjust;
+      out.push_back(Violation{got != want, [got, want, adj](const z3::model& m) {
+                                return "sp is " + hex(valueIn(m, got)) + " at the trampoline's entry; its contract wants entry sp" +
+                                       (adj < 0 ? " - " + std::to_string(-adj) : " + " + std::to_string(adj)) +
+                                       " = " + hex(valueIn(m, want));
+                              }});
+    }
+  }
+  if (!contract) {
+    // No trampoline file, so no contract: the MIPS call conventions a
+    // trampoline can serve are accepted. ra is either untouched (`jalr t1,
+    // at`), or holds the resume address while a dead register keeps the
+    // caller's ra (gcc -pg's `move at, ra; jal _mcount`).
+    except.push_back(mips::reg::ra);
+    z3::expr ra = x.now.reg(mips::reg::ra), callerRa = x.entry.reg(mips::reg::ra);
+    z3::expr_vector kept(c);
+    for (unsigned r = 1; r < 32; ++r)
+      if (r != mips::reg::ra &&
+          std::find(x.abi.liveAtEntry.begin(), x.abi.liveAtEntry.end(), r) == x.abi.liveAtEntry.end())
+        kept.push_back(x.now.reg(r) == callerRa);
+    z3::expr linked = x.now.address(ra) == x.resumeAddress && z3::mk_or(kept);
+    out.push_back(Violation{ra != callerRa && !linked, [ra, callerRa](const z3::model& m) {
+                              return "ra clobbered: " + hex(valueIn(m, callerRa)) + " at entry, " +
+                                     hex(valueIn(m, ra)) +
+                                     " here, which is neither the resume address with the caller's ra kept in "
+                                     "a dead register nor the caller's ra";
+                            }});
+  }
+  auto live = liveStateChanged(x, except);
+  out.insert(out.end(), live.begin(), live.end());
+  auto conds = conditionViolations(x.now, o);
+  out.insert(out.end(), conds.begin(), conds.end());
+  return out;
+}
+
+std::vector<Violation> conditionViolations(const mips::MachineState& at, const OutcomeSpec& o) {
+  std::vector<Violation> out;
+  z3::context& c = at.ctx;
+  for (const ConditionSpec& cond : o.with) {
+    auto r = resolve(cond.reg, at);
+    if (!r) continue;  // the loader rejects unknown registers
+    z3::expr v = at.reg(*r);
+    z3::expr want = c.bv_val(cond.value, at.width());
+    std::string name = cond.reg;
+    uint64_t expected = cond.value;
+    out.push_back(Violation{v != want, [v, name, expected](const z3::model& m) {
+                              return "condition " + name + " == " + std::to_string(expected) +
+                                     " fails: " + name + " is " + hex(valueIn(m, v));
+                            }});
+  }
+  return out;
+}
+
+std::vector<Violation> enterViolations(const ExitContext& x, const OutcomeSpec&) {
+  return liveStateChanged(x, {});
+}
+
+Violation noneHolds(const std::vector<std::pair<std::string, std::vector<Violation>>>& alts,
+                    z3::context& c) {
+  z3::expr_vector all(c);
+  for (const auto& [name, vs] : alts) all.push_back(orAll(c, vs));
+  z3::expr when = alts.empty() ? c.bool_val(true) : z3::mk_and(all);
+  auto copy = alts;
+  return Violation{when, [copy](const z3::model& m) {
+                     if (copy.size() == 1) return firstHolding(m, copy[0].second);
+                     std::string s = "no allowed behaviour holds:";
+                     for (const auto& [name, vs] : copy) s += " [" + name + ": " + firstHolding(m, vs) + "]";
+                     return s;
+                   }};
+}
+
+}  // namespace patchcheck

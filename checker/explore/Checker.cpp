@@ -1,0 +1,359 @@
+#include "checker/explore/Checker.h"
+
+#include <algorithm>
+#include <chrono>
+#include <set>
+
+#include "checker/explore/PassExplorer.h"
+#include "checker/explore/SiteInstance.h"
+#include "checker/explore/TrampolineProof.h"
+
+namespace patchcheck {
+
+std::string_view name(Verdict v) {
+  switch (v) {
+    case Verdict::Safe: return "SAFE";
+    case Verdict::Unsafe: return "UNSAFE";
+    case Verdict::Unknown: return "UNKNOWN";
+  }
+  return "?";
+}
+
+std::vector<mips::Target> targetsOf(const Spec& s, bool matrix) {
+  if (!matrix || s.matrix.empty()) return {s.target};
+  std::vector<mips::Target> out;
+  for (const mips::Target& t : s.matrix)
+    for (mips::Endian e : {mips::Endian::Big, mips::Endian::Little}) {
+      mips::Target x = t;
+      x.endian = e;
+      out.push_back(x);
+    }
+  return out;
+}
+
+namespace {
+
+BehaviourSpec unionOf(const BehaviourSpec& a, const BehaviourSpec& b) {
+  BehaviourSpec u = a;
+  for (const OutcomeSpec& o : b.alternatives) {
+    bool dup = std::any_of(u.alternatives.begin(), u.alternatives.end(),
+                           [&](const OutcomeSpec& x) { return x.str() == o.str(); });
+    if (!dup) u.alternatives.push_back(o);
+  }
+  u.text = u.str();
+  return u;
+}
+
+// How each call's trampoline code enters the proof.
+std::vector<std::string> callNotes(const BehaviourSpec& b, const CheckOptions& opt) {
+  std::vector<std::string> out;
+  for (const OutcomeSpec& o : b.alternatives) {
+    if (o.kind != OutcomeSpec::Kind::Call) continue;
+    std::string proven, refuted;
+    for (const auto& [key, k] : opt.contracts) {
+      if (k.symbol != o.target) continue;
+      std::string& list = k.proven ? proven : refuted;
+      list += (list.empty() ? "" : ", ") + key;
+    }
+    if (proven.empty() && refuted.empty())
+      out.push_back("call " + o.entry() + ": checked at the site only (entry state and condition); " + o.target +
+                    "'s own code is outside this proof");
+    else if (opt.inlineTrampolines)
+      out.push_back("call " + o.target + ": its code runs inside each pass (--inline-trampolines)");
+    else
+      out.push_back("call " + o.target + ": checked against the contract of " + proven + (proven.empty() ? "" : " (proven)") +
+                    (refuted.empty() ? "" : (proven.empty() ? "" : "; ") + refuted + " (NOT proven)"));
+  }
+  return out;
+}
+
+class SpecChecker {
+ public:
+  SpecChecker(const Spec& s, const SiteInstance& site, z3::context& c, const CheckOptions& o)
+      : spec_(s), site_(site), c_(c), opt_(o), prover_(c, o.timeoutMs) {}
+
+  StateResult checkState(const StateSpec& st) {
+    StateResult r;
+    r.state = st.name;
+    if (auto e = spec_.stateExpect.find(st.name); e != spec_.stateExpect.end()) r.expect = e->second;
+    r.target = site_.target();
+    const BehaviourSpec& declared = spec_.behaviour.at(st.name);
+    r.declared = declared.str();
+    Timeline tl = Timeline::of(TransitionSpec{}, regionWords());
+    ModelSpec m = spec_.model;
+    FetchModel fm(tl, m, When::Live);
+    PassSetup ps = setup(tl, fm, declared);
+    for (unsigned i = 0; i < spec_.words; ++i) ps.versions[i] = {site_.state(st.name)[i]};
+    ps.trackReached = true;
+    PassOutcome out = explorePasses(ps, prover_);
+    r.counts = out.counts;
+    r.counts.intermediateStates = 1;
+    r.verdict = out.verdict;
+    r.counterexample = out.counterexample;
+    r.unknownReason = out.unknownReason;
+    r.notes = callNotes(declared, opt_);
+    if (r.verdict == Verdict::Safe)
+      for (const OutcomeSpec& o : declared.alternatives)
+        if (!out.reached.count(o.str())) {
+          r.verdict = Verdict::Unsafe;
+          Counterexample cx;
+          cx.rule = "state '" + st.name + "' is declared '" + declared.str() + "' but no pass does '" +
+                    o.str() + "'";
+          cx.replayNote = "found by exhausting every pass through the state";
+          r.counterexample = cx;
+          break;
+        }
+    return r;
+  }
+
+  std::variant<TransitionResult, Diagnostics> checkTransition(const TransitionSpec& t) {
+    auto start = std::chrono::steady_clock::now();
+    TransitionResult r;
+    r.spec = spec_.name;
+    r.specPath = spec_.path;
+    r.transition = t.name();
+    r.where = t.where;
+    r.target = site_.target();
+    r.expect = t.expect;
+    r.culprit = t.where;
+    Timeline tl = Timeline::of(t, regionWords());
+    // Versions of each word: before the transition, then one per write.
+    std::vector<std::vector<WordImage>> versions(regionWords());
+    std::vector<std::vector<std::string>> names(regionWords());
+    const auto& from = site_.state(t.from);
+    const auto& to = site_.state(t.to);
+    for (unsigned i = 0; i < regionWords(); ++i) {
+      versions[i].push_back(i < spec_.words ? from[i] : site_.body()[i - spec_.words]);
+      names[i].push_back("old");
+    }
+    Diagnostics errs;
+    for (const StepSpec& s : t.steps) {
+      if (s.kind != StepSpec::Kind::Write) continue;
+      if (s.index >= regionWords()) {
+        errs.push_back({s.where, "write " + std::to_string(s.index) + " is outside the site (" +
+                                     std::to_string(spec_.words) + " words) and the declared body"});
+        continue;
+      }
+      if (s.interim) {
+        auto img = site_.interim(*s.interim, s.index);
+        if (auto* e = std::get_if<Diagnostics>(&img)) {
+          errs.insert(errs.end(), e->begin(), e->end());
+          continue;
+        }
+        versions[s.index].push_back(std::get<WordImage>(img));
+        names[s.index].push_back("interim '" + s.interim->text + "'");
+      } else if (s.index < spec_.words) {
+        versions[s.index].push_back(to[s.index]);
+        names[s.index].push_back("new");
+      } else {
+        errs.push_back({s.where, "write " + std::to_string(s.index) +
+                                     " addresses a body word, which no state holds: give the word as "
+                                     "write " + std::to_string(s.index) + " = \"insn\""});
+      }
+    }
+    if (!errs.empty()) return errs;
+    // The steps must end in `to` (a synthesis prefix need not).
+    for (unsigned i = 0; i < spec_.words && !opt_.prefix; ++i)
+      if (!versions[i].back().sameAs(to[i])) {
+        r.verdict = Verdict::Unsafe;
+        Counterexample cx;
+        cx.rule = "the steps do not end in '" + t.to + "': word " + std::to_string(i) + " ends as '" +
+                  versions[i].back().source + "', '" + t.to + "' has '" + to[i].source + "'";
+        cx.replayNote = "found by applying the writes in order";
+        r.counterexample = cx;
+        r.counts.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        return r;
+      }
+    r.counts.intermediateStates = intermediateStates(tl, versions);
+    BehaviourSpec allowed = t.allow ? *t.allow : unionOf(spec_.behaviour.at(t.from), spec_.behaviour.at(t.to));
+    r.notes = callNotes(allowed, opt_);
+    if (t.when == When::Boot) {
+      r.notes.push_back("boot: nothing executes the site during the steps; only the final state matters");
+      r.counts.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      return r;
+    }
+    unsigned states = r.counts.intermediateStates;
+    r.counts = Counts{};
+    r.counts.intermediateStates = states;
+    for (const LineSplit& split : lineSplits()) {
+      FetchModel fm(tl, spec_.model, t.when, split.lines);
+      PassSetup ps = setup(tl, fm, allowed);
+      ps.versions = versions;
+      ps.versionNames = names;
+      if (!split.when.is_true()) ps.assumptions.push_back(split.when);
+      PassOutcome out = explorePasses(ps, prover_);
+      r.counts.executions += out.counts.executions;
+      r.counts.paths += out.counts.paths;
+      r.counts.queries += out.counts.queries;
+      if (out.verdict == Verdict::Unsafe) {
+        r.verdict = Verdict::Unsafe;
+        r.counterexample = out.counterexample;
+        break;
+      }
+      if (out.verdict == Verdict::Unknown) {
+        r.verdict = Verdict::Unknown;
+        r.unknownReason = out.unknownReason;
+      }
+    }
+    if (r.verdict == Verdict::Safe) witnessStates(tl, versions, allowed, r);
+    r.counts.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return r;
+  }
+
+ private:
+  const Spec& spec_;
+  const SiteInstance& site_;
+  z3::context& c_;
+  const CheckOptions& opt_;
+  Prover prover_;
+
+  unsigned regionWords() const { return site_.regionWords(); }
+
+  // Which words share an I-cache line (stale only), each way with the
+  // condition on F's placement that makes it so: one way when F's address
+  // or alignment fixes the line boundaries, else one per distinct split of
+  // the site over lines as F mod line_bytes varies. Each way is explored
+  // under its condition, so a counterexample's placement and schedule
+  // agree, and a site that always fits one line is not split.
+  struct LineSplit {
+    std::vector<unsigned> lines;
+    z3::expr when;
+  };
+  std::vector<LineSplit> lineSplits() const {
+    unsigned words = regionWords();
+    uint64_t bytes = spec_.model.lineBytes;
+    const SymbolSpec* f = spec_.symbol(spec_.function);
+    if (spec_.model.fetch != FetchKind::Stale) return {{{}, c_.bool_val(true)}};
+    if (f && f->value) return {{cacheLinesAt(*f->value, words, unsigned(bytes)), c_.bool_val(true)}};
+    uint64_t align = f ? std::max<uint64_t>(f->align, 4) : 4;
+    if (align % bytes == 0) return {{cacheLinesAt(0, words, unsigned(bytes)), c_.bool_val(true)}};
+    z3::expr fTerm = site_.symbol(spec_.function);
+    z3::solver placement(c_);
+    z3::params p(c_);
+    p.set("timeout", opt_.timeoutMs);
+    placement.set(p);
+    for (const z3::expr& e : site_.constraints()) placement.add(e);
+    std::vector<LineSplit> out;
+    for (uint64_t o = 0; o < bytes; o += align) {
+      z3::expr at = (fTerm & c_.bv_val(bytes - 1, 64)) == c_.bv_val(o, 64);
+      if (placement.check(1, &at) == z3::unsat) continue;  // no placement has this offset
+      std::vector<unsigned> lines = cacheLinesAt(o, words, unsigned(bytes));
+      auto same = std::find_if(out.begin(), out.end(), [&](const LineSplit& s) { return s.lines == lines; });
+      if (same == out.end()) out.push_back({lines, at});
+      else same->when = same->when || at;
+    }
+    // Undecided offsets fall back to every word its own line (allows the most).
+    if (out.empty()) out.push_back({{}, c_.bool_val(true)});
+    return out;
+  }
+
+  PassSetup setup(const Timeline& tl, const FetchModel& fm, const BehaviourSpec& allowed) {
+    PassSetup ps;
+    ps.site = &site_;
+    ps.timeline = &tl;
+    ps.fetch = &fm;
+    ps.allowed = allowed;
+    ps.delaySlotInterrupts = spec_.model.delaySlotInterrupts;
+    ps.unpredictableAsHardware = spec_.model.unpredictableAsHardware;
+    ps.contracts = &opt_.contracts;
+    ps.inlineTrampolines = opt_.inlineTrampolines;
+    ps.budget = opt_.budget;
+    ps.versions.resize(regionWords());
+    ps.versionNames.resize(regionWords());
+    for (unsigned i = spec_.words; i < regionWords(); ++i) {
+      ps.versions[i] = {site_.body()[i - spec_.words]};
+      ps.versionNames[i] = {"original"};
+    }
+    for (unsigned i = 0; i < spec_.words; ++i) ps.versionNames[i] = {"state"};
+    return ps;
+  }
+
+  // A SAFE verdict must not hold vacuously: each intermediate state (the
+  // site's contents after each prefix of the steps) must admit at least one
+  // execution whose path condition is satisfiable under the placement and
+  // entry facts. Counted in r.counts; any state without one makes the
+  // verdict UNKNOWN.
+  void witnessStates(const Timeline& tl, const std::vector<std::vector<WordImage>>& versions,
+                     const BehaviourSpec& allowed, TransitionResult& r) {
+    Timeline none = Timeline::of(TransitionSpec{}, regionWords());
+    FetchModel fm(none, spec_.model, When::Live);
+    std::vector<std::vector<unsigned>> seen;
+    r.counts.witnessedStates = 0;
+    for (unsigned p = 0; p <= tl.stepCount; ++p) {
+      std::vector<unsigned> contents;
+      for (unsigned i = 0; i < versions.size(); ++i) contents.push_back(tl.byWord.size() > i ? tl.versionAt(i, p) : 0);
+      if (std::find(seen.begin(), seen.end(), contents) != seen.end()) continue;
+      seen.push_back(contents);
+      PassSetup ps = setup(none, fm, allowed);
+      for (unsigned i = 0; i < versions.size(); ++i) ps.versions[i] = {versions[i][contents[i]]};
+      ps.witnessOnly = true;
+      PassOutcome out = explorePasses(ps, prover_);
+      r.counts.queries += out.counts.queries;
+      if (out.witnessed) {
+        ++r.counts.witnessedStates;
+      } else if (r.verdict == Verdict::Safe) {
+        r.verdict = Verdict::Unknown;
+        r.unknownReason = out.verdict == Verdict::Unknown
+                              ? "could not show that intermediate state " + std::to_string(seen.size() - 1) +
+                                    " admits any execution: " + out.unknownReason
+                              : "intermediate state " + std::to_string(seen.size() - 1) +
+                                    " admits no execution under the placement and entry facts, so SAFE would hold vacuously";
+      }
+    }
+  }
+
+  // Distinct contents of the site along the writer's program order.
+  static unsigned intermediateStates(const Timeline& tl, const std::vector<std::vector<WordImage>>& v) {
+    std::vector<std::vector<unsigned>> seen;
+    for (unsigned p = 0; p <= tl.stepCount; ++p) {
+      std::vector<unsigned> contents;
+      for (unsigned i = 0; i < v.size(); ++i) contents.push_back(tl.byWord.size() > i ? tl.versionAt(i, p) : 0);
+      if (std::find(seen.begin(), seen.end(), contents) == seen.end()) seen.push_back(contents);
+    }
+    return unsigned(seen.size());
+  }
+};
+
+}  // namespace
+
+StateResult checkState(const SiteInstance& site, const StateSpec& st, const CheckOptions& opt) {
+  return SpecChecker(site.spec(), site, site.ctx(), opt).checkState(st);
+}
+
+std::variant<TransitionResult, Diagnostics> checkTransition(const SiteInstance& site, const TransitionSpec& t,
+                                                            const CheckOptions& opt) {
+  return SpecChecker(site.spec(), site, site.ctx(), opt).checkTransition(t);
+}
+
+std::variant<SpecResult, Diagnostics> checkSpec(const Spec& spec, const mips::Target& t, z3::context& c,
+                                                const CheckOptions& opt) {
+  auto site = SiteInstance::make(spec, t, c);
+  if (auto* e = std::get_if<Diagnostics>(&site)) return *e;
+  const SiteInstance& s = std::get<SiteInstance>(site);
+  CheckOptions withContracts = opt;
+  SpecResult r;
+  if (!spec.trampolines.empty() && opt.contracts.empty()) {  // prove them first, as checkTargets does
+    auto k = trampolineContracts(spec, t, c, opt.timeoutMs);
+    if (auto* e = std::get_if<Diagnostics>(&k)) return *e;
+    withContracts.contracts = std::get<std::map<std::string, TrampolineContract>>(k);
+  }
+  for (const auto& [key, k] : withContracts.contracts) r.trampolines.push_back(trampolineResult(k, t));
+  SpecChecker checker(spec, s, c, withContracts);
+  r.spec = spec.name;
+  r.specPath = spec.path;
+  bool wanted = !opt.transition;
+  for (const TransitionSpec& tr : spec.transitions)
+    if (opt.transition && tr.name() == *opt.transition) wanted = true;
+  if (!wanted) return Diagnostics{{{"<command line>", 0, 0}, "--transition: no transition '" + *opt.transition + "' in " + spec.path}};
+  for (const StateSpec& st : spec.states) r.states.push_back(checker.checkState(st));
+  if (opt.statesOnly) return r;
+  for (const TransitionSpec& tr : spec.transitions) {
+    if (opt.transition && tr.name() != *opt.transition) continue;
+    auto res = checker.checkTransition(tr);
+    if (auto* e = std::get_if<Diagnostics>(&res)) return *e;
+    r.transitions.push_back(std::get<TransitionResult>(res));
+  }
+  return r;
+}
+
+}  // namespace patchcheck

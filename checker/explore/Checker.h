@@ -1,0 +1,44 @@
+#pragma once
+// Checks one spec on one target: each state alone has exactly its declared
+// behaviour; each transition's steps end in `to`, and every execution of a
+// pass while the writer runs them stays within the allowed behaviours.
+// One Z3 context per run, owned by the caller.
+#include <z3++.h>
+
+#include <map>
+#include <optional>
+#include <string>
+#include <variant>
+
+#include "checker/explore/Budget.h"
+#include "checker/explore/Verdict.h"
+#include "checker/spec/Spec.h"
+#include "checker/spec/TrampolineContract.h"
+
+namespace patchcheck {
+
+struct CheckOptions {
+  unsigned timeoutMs = 20000;
+  std::optional<std::string> transition;  // "from->to": only this one
+  bool statesOnly = false;
+  std::map<std::string, TrampolineContract> contracts;  // trampoline contracts by entry key, with their proofs
+  bool inlineTrampolines = false;  // run trampoline code inside each pass instead of using contracts
+  bool prefix = false;  // synthesis: the steps may stop short of `to` (a prefix of an order)
+  Budget budget;        // per exploration: past it, UNKNOWN
+};
+
+std::variant<SpecResult, Diagnostics> checkSpec(const Spec&, const mips::Target&, z3::context&,
+                                                const CheckOptions&);
+
+class SiteInstance;
+// One state, or one transition that need not be in the spec (a worker of a
+// parallel run, a candidate order in synthesis), on a site already made.
+StateResult checkState(const SiteInstance&, const StateSpec&, const CheckOptions&);
+std::variant<TransitionResult, Diagnostics> checkTransition(const SiteInstance&, const TransitionSpec&,
+                                                            const CheckOptions&);
+
+// The targets a spec runs on: its [target], or with `matrix` every matrix
+// entry in both endians.
+std::vector<mips::Target> targetsOf(const Spec&, bool matrix);
+
+}  // namespace patchcheck

@@ -1,0 +1,122 @@
+#include "checker/explore/FetchModel.h"
+
+#include <algorithm>
+#include <map>
+
+namespace patchcheck {
+
+FetchModel::FetchModel(const Timeline& tl, const ModelSpec& m, When w, std::vector<unsigned> lines)
+    : tl_(tl), model_(m), when_(w), lines_(std::move(lines)) {}
+
+bool FetchModel::interruptsAnywhere() const {
+  if (when_ == When::StopMachine) return model_.preemption;
+  return model_.fetch == FetchKind::Stale && model_.preemption;
+}
+
+// The least observer at `time`. Under sc every write done is visible; under
+// weak, so is every write once stop_machine has let CPUs run again; under
+// stale only what a flush before `time` forced (stop_machine does not
+// invalidate I-cache lines).
+Observer FetchModel::atTime(unsigned time, unsigned limit) const {
+  Observer o{time, limit, std::vector<bool>(tl_.writes.size(), false)};
+  bool allDone = model_.fetch == FetchKind::Sc || (when_ != When::Live && model_.fetch == FetchKind::Weak);
+  unsigned forced = allDone ? unsigned(std::count_if(tl_.writes.begin(), tl_.writes.end(),
+                                                     [&](const Write& w) { return w.step < time; }))
+                            : tl_.flushedWrites(time);
+  for (unsigned i = 0; i < forced; ++i) o.visible[i] = true;
+  close(o);
+  return o;
+}
+
+std::vector<Observer> FetchModel::starts() const {
+  unsigned end = tl_.stepCount;
+  if (when_ == When::Boot) return {atTime(end, end)};
+  if (when_ == When::StopMachine) return {atTime(0, 0), atTime(end, end)};
+  std::vector<Observer> out{atTime(0, tl_.nextWait(0))};
+  for (unsigned w : tl_.waitSteps) out.push_back(atTime(w + 1, tl_.nextWait(w + 1)));
+  return out;
+}
+
+// Closes the visible set: earlier writes to the same word (coherence); under
+// weak every write of an earlier barrier group; under stale the same, but
+// only within one I-cache line: a refill copies the whole line from memory,
+// where the writer's syncs ordered the writes, while different lines may be
+// refilled at different times.
+void FetchModel::close(Observer& o) const {
+  if (model_.fetch == FetchKind::Sc) return;  // sc sets are prefixes already
+  bool stale = model_.fetch == FetchKind::Stale;
+  std::map<unsigned, unsigned> top;  // line (or everything, under weak) -> highest group seen
+  for (size_t i = 0; i < tl_.writes.size(); ++i) {
+    if (!o.visible[i]) continue;
+    unsigned key = stale ? lineOf(tl_.writes[i].word) : 0;
+    auto [it, fresh] = top.emplace(key, tl_.writes[i].syncGroup);
+    if (!fresh) it->second = std::max(it->second, tl_.writes[i].syncGroup);
+  }
+  for (size_t i = 0; i < tl_.writes.size(); ++i) {
+    const Write& w = tl_.writes[i];
+    auto it = top.find(stale ? lineOf(w.word) : 0);
+    if (it != top.end() && w.syncGroup < it->second) o.visible[i] = true;
+  }
+  for (size_t i = 0; i < tl_.writes.size(); ++i) {
+    if (!o.visible[i]) continue;
+    for (unsigned wi : tl_.byWord[tl_.writes[i].word])
+      if (tl_.writes[wi].version < tl_.writes[i].version) o.visible[wi] = true;
+  }
+}
+
+std::optional<Observer> FetchModel::observe(const Observer& o, unsigned word, unsigned version) const {
+  if (word >= tl_.byWord.size() || tl_.byWord[word].empty()) {
+    if (version == 0) return o;  // never written
+    return std::nullopt;
+  }
+  Observer n = o;
+  if (version > 0) {
+    const Write& w = tl_.writes[tl_.writeOf(word, version)];
+    {
+      // A pass ends before the next wait (its limit); under stop_machine
+      // and boot the writer's time is fixed for a pass (limit == time).
+      n.time = std::max(n.time, w.step + 1);
+      if (n.time > n.limit) return std::nullopt;
+      if (model_.fetch == FetchKind::Sc) {
+        for (size_t i = 0; i < tl_.writes.size(); ++i)
+          if (tl_.writes[i].step < n.time) n.visible[i] = true;
+      } else {
+        n.visible[tl_.writeOf(word, version)] = true;
+        Observer forced = atTime(n.time, n.limit);
+        for (size_t i = 0; i < n.visible.size(); ++i) n.visible[i] = n.visible[i] || forced.visible[i];
+      }
+      close(n);
+    }
+  }
+  if (version + 1 < tl_.versions(word) && n.visible[tl_.writeOf(word, version + 1)])
+    return std::nullopt;
+  return n;
+}
+
+std::optional<Observer> FetchModel::interrupt(const Observer& o) const {
+  if (when_ == When::StopMachine && model_.preemption && o.time != tl_.stepCount) {
+    // A task preempted inside the site resumes after the steps.
+    return atTime(tl_.stepCount, tl_.stepCount);
+  }
+  if (when_ != When::Boot && model_.fetch == FetchKind::Stale && model_.preemption) {
+    // The task may resume on another CPU whose I-cache lines are older:
+    // only what a flush forced stays visible.
+    Observer n = atTime(o.time, o.limit);
+    if (n == o) return std::nullopt;
+    return n;
+  }
+  return std::nullopt;
+}
+
+std::vector<unsigned> cacheLinesAt(uint64_t f, unsigned words, unsigned lineBytes) {
+  std::vector<unsigned> lines;
+  uint64_t first = f / lineBytes;
+  for (unsigned i = 0; i < words; ++i) lines.push_back(unsigned((f + 4ull * i) / lineBytes - first));
+  return lines;
+}
+
+unsigned FetchModel::landed(const Observer& o) const {
+  return unsigned(std::count(o.visible.begin(), o.visible.end(), true));
+}
+
+}  // namespace patchcheck

@@ -1,0 +1,48 @@
+#include "checker/explore/FrameAddresses.h"
+
+#include "encoder/Registers.h"
+
+namespace patchcheck {
+
+FrameAddresses::FrameAddresses(const mips::MachineState& caller)
+    : sp32_(caller.reg(mips::reg::sp)), base_(caller.address(caller.reg(mips::reg::sp))),
+      wide_(caller.target.is64()) {}
+
+z3::expr FrameAddresses::index(const z3::expr& a) const {
+  if (wide_ || !a.is_bv() || a.get_sort().bv_size() != 64) return a;
+  z3::expr d = (a.extract(31, 0) - sp32_).simplify();
+  uint64_t v = 0;
+  if (!d.is_numeral() || !d.is_numeral_u64(v)) return a;
+  int64_t k = int32_t(uint32_t(v));
+  if (k < -0x10000 || k > 0x10000) return a;
+  return (base_ + a.ctx().bv_val(uint64_t(k), 64)).simplify();
+}
+
+z3::expr FrameAddresses::rewrite(const z3::expr& e) {
+  if (wide_ || !e.is_app()) return e;  // lambdas keep their bodies: built from canonical parts
+  unsigned id = Z3_get_ast_id(e.ctx(), e);
+  if (auto it = done_.find(id); it != done_.end()) return it->second.second;
+  z3::expr_vector args(e.ctx());
+  bool changed = false;
+  for (unsigned i = 0; i < e.num_args(); ++i) {
+    z3::expr a = rewrite(e.arg(i));
+    Z3_decl_kind k = e.decl().decl_kind();
+    if (i == 1 && (k == Z3_OP_SELECT || k == Z3_OP_STORE)) a = index(a);
+    changed = changed || !z3::eq(a, e.arg(i));
+    args.push_back(a);
+  }
+  z3::expr out = changed ? e.decl()(args) : e;
+  done_.emplace(id, std::make_pair(e, out));
+  return out;
+}
+
+void FrameAddresses::canonicalize(mips::MachineState& s) {
+  if (wide_) return;
+  s.memory = rewrite(s.memory);
+  for (unsigned r = 1; r < 32; ++r) {
+    z3::expr x = rewrite(s.gpr[r]);
+    if (!z3::eq(x, s.gpr[r])) s.gpr[r] = x.simplify();
+  }
+}
+
+}  // namespace patchcheck

@@ -1,0 +1,812 @@
+#include "checker/explore/PassExplorer.h"
+
+#include <algorithm>
+#include <chrono>
+
+#include "checker/explore/SideEffects.h"
+#include "encoder/Hex.h"
+#include "encoder/Printer.h"
+#include "encoder/Registers.h"
+#include "model/Cpu.h"
+#include "model/ExceptionEntry.h"
+
+namespace patchcheck {
+namespace {
+
+constexpr unsigned kMaxSteps = 64;
+
+uint64_t u64(const z3::expr& e) {
+  uint64_t v = 0;
+  if (e.is_numeral()) e.is_numeral_u64(v);
+  return v;
+}
+
+struct Event {
+  // Call: the pass entered a trampoline (inline mode; `versionName` holds
+  // its entry key) and the trampoline's own steps follow as Step events,
+  // up to Return, where it is back at the site.
+  enum class Kind { Fetch, Interrupt, Settle, Call, Step, Return };
+  Kind kind;
+  unsigned word = 0;
+  std::string versionName;
+  std::optional<z3::expr> pc, wordTerm;
+  const WordImage* image = nullptr;
+  bool taken = false;
+  unsigned landed = 0;
+  std::optional<TrampolineEvent> step;  // Step
+};
+
+enum class LocKind { Word, RegionEnd, Symbol, Elsewhere };
+struct Location {
+  LocKind kind;
+  unsigned word = 0;
+  std::string symbol;  // a declared symbol, or a trampoline entry key ("ftrace_caller+8")
+  std::string callee;  // the function `symbol` is an entry of
+};
+
+// A trampoline a pass ran inline, and the state at its entry (where the
+// behaviour's `with` conditions are checked).
+struct Called {
+  std::string entry, callee;
+  mips::MachineState atEntry;
+};
+
+// What the replay must find concretely for a hazard to be confirmed.
+struct Hazard {
+  Violation violation;
+  enum class Kind { Fault, Exit, Elsewhere, Overwritten, Runaway, Trampoline, Effect } kind;
+  std::optional<Location> exit;  // Exit: where the pass left
+  size_t events = 0;             // how many events had happened
+  mips::FaultKind fault = mips::FaultKind::Unpredictable;
+};
+
+struct Node {
+  mips::Cpu cpu;
+  std::vector<Observer> observers;
+  std::vector<z3::expr> path;
+  std::vector<Event> events;
+  std::vector<Hazard> hazards;
+  unsigned steps = 0, interrupts = 0;
+  bool inBody = false;
+  std::optional<Location> located;  // a location fork already chosen
+  std::optional<Called> called;     // inline: the trampoline this pass ran
+};
+
+class Explorer {
+ public:
+  Explorer(const PassSetup& s, Prover& p)
+      : s_(s), prover_(p), c_(s.site->ctx()), t_(s.site->target()),
+        abi_(mips::AbiModel::of(t_.abi)),
+        entry_(mips::MachineState::symbolic(c_, t_, "in.")) {}
+
+  PassOutcome run() {
+    auto start = std::chrono::steady_clock::now();
+    prover_.push();
+    for (const z3::expr& e : s_.site->constraints()) prover_.assume(e);
+    prover_.assume(abi_.entryAssumptions(entry_));
+    for (const z3::expr& e : s_.assumptions) prover_.assume(e);
+    if (const auto& why = s_.site->placementUndecided()) {
+      unknown_ = true;
+      out_.unknownReason = *why;
+    }
+    unsigned q0 = prover_.queries();
+    z3::expr f = s_.site->symbol(s_.site->spec().function);
+    std::vector<Observer> seen;
+    for (const Observer& o : s_.fetch->starts()) {
+      if (std::find(seen.begin(), seen.end(), o) != seen.end()) continue;
+      seen.push_back(o);
+      later(Node{mips::Cpu(entry_, f), {o}, {}, {}, {}, 0, 0, false, std::nullopt, std::nullopt});
+    }
+    unsigned processed = 0;
+    while (!out_.counterexample && !out_.witnessed) {
+      auto bucket = std::find_if(pending_.begin(), pending_.end(), [](const auto& b) { return !b.empty(); });
+      if (bucket == pending_.end()) break;
+      if (auto over = s_.budget.exceeded(++processed)) {
+        unknown_ = true;
+        out_.unknownReason = *over;
+        break;
+      }
+      Node n = std::move(bucket->back());
+      bucket->pop_back();
+      advance(n);
+    }
+    prover_.pop();
+    out_.counts.queries = prover_.queries() - q0;
+    out_.counts.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (out_.counterexample) out_.verdict = Verdict::Unsafe;
+    else if (unknown_) out_.verdict = Verdict::Unknown;
+    return out_;
+  }
+
+ private:
+  const PassSetup& s_;
+  Prover& prover_;
+  z3::context& c_;
+  mips::Target t_;
+  mips::AbiModel abi_;
+  mips::MachineState entry_;
+  // Executions waiting to be explored, by how many interrupts they took:
+  // the fewest first, so a counterexample has no interrupt it does not need.
+  std::vector<std::vector<Node>> pending_;
+  PassOutcome out_;
+  bool unknown_ = false;
+
+  unsigned siteWords() const { return s_.site->spec().words; }
+
+  void later(Node&& n) {
+    if (pending_.size() <= n.interrupts) pending_.resize(n.interrupts + 1);
+    pending_[n.interrupts].push_back(std::move(n));
+  }
+
+  z3::expr pathOf(const Node& n) const {
+    if (n.path.empty()) return c_.bool_val(true);
+    z3::expr_vector v(c_);
+    for (const auto& e : n.path) v.push_back(e);
+    return z3::mk_and(v);
+  }
+
+  bool feasible(const Node& n, const z3::expr& cond) {
+    z3::expr s = cond.simplify();
+    if (s.is_false()) return false;
+    if (s.is_true() && n.path.empty()) return true;
+    Answer a = prover_.check(pathOf(n) && s);
+    if (a == Answer::Unknown) {
+      unknown_ = true;
+      out_.unknownReason = prover_.lastUnknownReason();
+    }
+    // Unknown: this way is not explored, and the verdict is UNKNOWN.
+    return a == Answer::Sat;
+  }
+
+  void addHazard(Node& n, const z3::expr& cond, Hazard::Kind kind,
+                 std::function<std::string(const z3::model&)> explain,
+                 std::optional<Location> exit = std::nullopt) {
+    Hazard h{Violation{pathOf(n) && cond, std::move(explain)}, kind, exit, n.events.size()};
+    n.hazards.push_back(std::move(h));
+  }
+
+  // "T+0x8 (0x...)": the closest declared symbol at or below, within 4 KiB.
+  std::string nameAddress(uint64_t a, const z3::model& m) const {
+    std::string best;
+    uint64_t bestOffset = 0x1000;
+    for (const auto& [name, term] : s_.site->symbols()) {
+      uint64_t base = u64(m.eval(term, true));
+      if (a >= base && a - base < bestOffset) best = name, bestOffset = a - base;
+    }
+    if (best.empty()) return hex(a);
+    return (bestOffset ? best + "+" + hex(bestOffset) : best) + " (" + hex(a) + ")";
+  }
+
+  // ---- the main loop of one execution
+  void advance(Node& n) {
+    while (true) {
+      if (n.steps >= kMaxSteps) {
+        addHazard(n, c_.bool_val(true), Hazard::Kind::Runaway, [](const z3::model&) {
+          return "the pass does not leave the site within " + std::to_string(kMaxSteps) + " instructions";
+        });
+        finish(n);
+        return;
+      }
+      if (!n.located) {
+        if (n.cpu.branchUnsettled() && !settle(n)) return;
+        forkInterrupt(n);
+        auto locs = locate(n);
+        if (locs.empty()) return;  // no feasible continuation
+        for (size_t i = 1; i < locs.size(); ++i) {
+          Node child = n;
+          child.path.push_back(locs[i].second);
+          child.located = locs[i].first;
+          later(std::move(child));
+        }
+        if (!locs[0].second.simplify().is_true()) n.path.push_back(locs[0].second);
+        n.located = locs[0].first;
+      }
+      Location loc = *n.located;
+      n.located.reset();
+      if (!handle(n, loc)) return;
+    }
+  }
+
+  // Forks a symbolic branch decision; false when neither way is feasible.
+  bool settle(Node& n) {
+    z3::expr taken = n.cpu.slot->control.taken.simplify();
+    bool yes = feasible(n, taken), no = feasible(n, !taken);
+    if (yes && no) {
+      Node other = n;
+      other.path.push_back(!taken);
+      other.cpu.settleBranch(false);
+      other.events.push_back(Event{Event::Kind::Settle, 0, "", std::nullopt, std::nullopt, nullptr, false, 0, std::nullopt});
+      later(std::move(other));
+    }
+    if (!yes && !no) return false;
+    n.path.push_back(yes ? taken : !taken);
+    n.cpu.settleBranch(yes);
+    n.events.push_back(Event{Event::Kind::Settle, 0, "", std::nullopt, std::nullopt, nullptr, yes, 0, std::nullopt});
+    return true;
+  }
+
+  void forkInterrupt(Node& n) {
+    if (n.interrupts > s_.timeline->writes.size() + 1) return;
+    bool inSlot = n.cpu.inDelaySlot();
+    bool changed = false;
+    std::vector<Observer> after;
+    for (const Observer& o : n.observers) {
+      auto m = s_.fetch->interrupt(o);
+      if (m) changed = true;
+      const Observer& next = m ? *m : o;
+      if (std::find(after.begin(), after.end(), next) == after.end()) after.push_back(next);
+    }
+    bool allowed = inSlot ? s_.delaySlotInterrupts : true;
+    bool matters = inSlot || (changed && s_.fetch->interruptsAnywhere());
+    if (!allowed || !matters) return;
+    Node child = n;
+    child.cpu.interrupt();
+    child.observers = after;
+    ++child.interrupts;
+    child.events.push_back(Event{Event::Kind::Interrupt, 0, "", child.cpu.pc, std::nullopt, nullptr, false, 0, std::nullopt});
+    later(std::move(child));
+  }
+
+  // Where the next fetch is: a word of the site region, its end, a declared
+  // symbol, or anywhere else; each feasible one with its condition.
+  std::vector<std::pair<Location, z3::expr>> locate(const Node& n) {
+    std::vector<std::pair<Location, z3::expr>> out;
+    z3::expr pc = n.cpu.pc.simplify();
+    const std::string& fn = s_.site->spec().function;
+    z3::expr f = s_.site->symbol(fn);
+    unsigned region = s_.site->regionWords();
+    z3::expr_vector known(c_);
+    // 32-bit ISAs hold every address sign-extended (pc and, by the site's
+    // constraints, F): the low 32 bits decide, and they simplify where the
+    // 64-bit difference of two sign extensions does not.
+    z3::expr offset = (t_.is64() ? pc - f : z3::sext(pc.extract(31, 0) - f.extract(31, 0), 32)).simplify();
+    if (offset.is_numeral()) {
+      uint64_t off = u64(offset);
+      if (off % 4 == 0 && off / 4 <= region) {
+        unsigned i = unsigned(off / 4);
+        return {{Location{i == region ? LocKind::RegionEnd : LocKind::Word, i, "", ""}, c_.bool_val(true)}};
+      }
+    } else {
+      // One question rules out the whole site region in the common case of
+      // a jump to another function.
+      z3::expr off = pc - f;
+      z3::expr inRegion = z3::ule(off, c_.bv_val(uint64_t(4) * region, 64)) && (off & c_.bv_val(3, 64)) == 0;
+      bool maybeInside = feasible(n, inRegion);
+      for (unsigned i = 0; maybeInside && i <= region; ++i) {
+        z3::expr at = s_.site->wordAddress(i);
+        z3::expr eq = (pc == at);
+        if (feasible(n, eq))
+          out.push_back({Location{i == region ? LocKind::RegionEnd : LocKind::Word, i, "", ""}, eq});
+      }
+    }
+    auto entryAt = [&](const std::string& name, const std::string& callee, const z3::expr& at) {
+      known.push_back(at);
+      z3::expr eq = (pc == at).simplify();
+      if (eq.is_true()) {
+        out = {{Location{LocKind::Symbol, 0, name, callee}, c_.bool_val(true)}};
+        return true;
+      }
+      if (feasible(n, eq)) out.push_back({Location{LocKind::Symbol, 0, name, callee}, eq});
+      return false;
+    };
+    for (const auto& [name, term] : s_.site->symbols())
+      if (name != fn && entryAt(name, name, term)) return out;
+    // A trampoline's further entries ("ftrace_caller+8"), and those an
+    // allowed `call T + 8` names.
+    for (const auto& [key, code] : s_.site->trampolines())
+      if (code.contract.entryOffset != 0 && entryAt(key, code.contract.symbol, code.entry())) return out;
+    for (const OutcomeSpec& o : s_.allowed.alternatives) {
+      if (o.kind != OutcomeSpec::Kind::Call || o.offset == 0 || s_.site->trampolines().count(o.entry())) continue;
+      auto t = s_.site->symbols().find(o.target);
+      if (t != s_.site->symbols().end() &&
+          entryAt(o.entry(), o.target, t->second + c_.bv_val(o.offset, 64)))
+        return out;
+    }
+    z3::expr elsewhere = c_.bool_val(true);
+    if (!offset.is_numeral())
+      for (unsigned i = 0; i <= region; ++i) elsewhere = elsewhere && pc != s_.site->wordAddress(i);
+    for (unsigned i = 0; i < known.size(); ++i) elsewhere = elsewhere && pc != known[i];
+    if (feasible(n, elsewhere)) out.push_back({Location{LocKind::Elsewhere, 0, "", ""}, elsewhere});
+    return out;
+  }
+
+  // Handles the location; false when the execution ended.
+  bool handle(Node& n, const Location& loc) {
+    bool inSlot = n.cpu.inDelaySlot();
+    switch (loc.kind) {
+      case LocKind::Elsewhere: {
+        z3::expr pc = n.cpu.pc;
+        std::string allowed = s_.allowed.str();
+        addHazard(n, c_.bool_val(true), Hazard::Kind::Elsewhere, [this, pc, allowed](const z3::model& m) {
+          return "jump to " + nameAddress(u64(m.eval(pc, true)), m) +
+                 ": not an allowed target (allowed: " + allowed + ")";
+        });
+        finish(n);
+        return false;
+      }
+      case LocKind::Symbol:
+        if (!n.inBody) {
+          if (runInline(n, loc, inSlot)) return false;
+          exitCheck(n, loc, inSlot);
+        }
+        finish(n);
+        return false;
+      case LocKind::RegionEnd:
+        if (!n.inBody) exitCheck(n, loc, inSlot);
+        finish(n);
+        return false;
+      case LocKind::Word:
+        if (loc.word == siteWords() && !n.inBody && !inSlot) {
+          // F's body starts here: the untraced check, then the pass runs
+          // the declared body words, which must still be the original ones.
+          exitCheck(n, loc, false);
+          n.inBody = true;
+        }
+        return fetchAndStep(n, loc.word);
+    }
+    return false;
+  }
+
+  using Alternatives = std::vector<std::pair<std::string, std::vector<Violation>>>;
+
+  const TrampolineContract* contractAt(const std::string& key) const {
+    if (!s_.contracts) return nullptr;
+    auto it = s_.contracts->find(key);
+    return it == s_.contracts->end() ? nullptr : &it->second;
+  }
+
+  // Does `call T [+ k]` name the entry `loc`? `call T` names T itself and,
+  // when T's code is known, every entry its contract lists.
+  bool names(const OutcomeSpec& o, const Location& loc) const {
+    if (o.kind != OutcomeSpec::Kind::Call || o.target != loc.callee) return false;
+    if (o.offset) return loc.symbol == o.entry();
+    return loc.symbol == o.target || s_.site->trampolines().count(loc.symbol) > 0;
+  }
+
+  // `call T` where the pass reached `loc`, an entry of T: the contract of
+  // that entry, if T's code is known (modular: T's proof covers the rest).
+  std::vector<Violation> callAt(const ExitContext& x, const OutcomeSpec& o, const Location& loc) const {
+    std::string entries;
+    for (const auto& [key, code] : s_.site->trampolines())
+      if (code.contract.symbol == loc.callee) entries += (entries.empty() ? "" : ", ") + key;
+    if (!entries.empty() && !s_.site->trampolines().count(loc.symbol)) {
+      std::string at = loc.symbol;
+      return {Violation{c_.bool_val(true), [at, entries](const z3::model&) {
+                          return at + " is not an entry of the trampoline (its contract lists " + entries + ")";
+                        }}};
+    }
+    const TrampolineContract* k = contractAt(loc.symbol);
+    std::vector<Violation> v = callViolations(x, o, k);
+    if (k && k->refutation) {
+      std::string why = k->refutation->rule;
+      v.push_back(Violation{c_.bool_val(true), [why](const z3::model&) { return why; }});
+    }
+    return v;
+  }
+
+  // The allowed behaviours that fit where the pass left, each with what
+  // would break it. A pass that ran a trampoline inline and came back fits
+  // only `call T`: its conditions at T's entry, its live state here.
+  Alternatives alternatives(const Location& loc, const ExitContext& x, const std::optional<Called>& called) const {
+    Alternatives alts;
+    for (const OutcomeSpec& o : s_.allowed.alternatives) {
+      if (called) {
+        if (loc.kind != LocKind::Symbol && names(o, Location{LocKind::Symbol, 0, called->entry, called->callee})) {
+          // Memory is checked where the modular proof checks it: up to T's
+          // entry here, and each of T's stores by the trampoline run.
+          ExitContext atCall{x.entry, called->atEntry, x.abi, x.resumeAddress, x.nameAddress};
+          std::vector<Violation> v = conditionViolations(called->atEntry, o);
+          std::vector<Violation> memory = memoryChanged(atCall);
+          std::vector<Violation> regs = liveRegistersChanged(x, {});
+          v.insert(v.end(), memory.begin(), memory.end());
+          v.insert(v.end(), regs.begin(), regs.end());
+          alts.push_back({o.str(), v});
+        }
+        continue;
+      }
+      if (loc.kind != LocKind::Symbol && o.kind == OutcomeSpec::Kind::Untraced)
+        alts.push_back({o.str(), untracedViolations(x)});
+      if (loc.kind == LocKind::Symbol && names(o, loc)) alts.push_back({o.str(), callAt(x, o, loc)});
+      if (loc.kind == LocKind::Symbol && o.kind == OutcomeSpec::Kind::Enter && o.target == loc.symbol)
+        alts.push_back({o.str(), enterViolations(x, o)});
+    }
+    return alts;
+  }
+
+  void exitCheck(Node& n, const Location& loc, bool inSlot) {
+    if (inSlot) {
+      z3::expr pc = n.cpu.pc;
+      addHazard(n, c_.bool_val(true), Hazard::Kind::Elsewhere, [this, pc](const z3::model& m) {
+        return "the delay slot at " + nameAddress(u64(m.eval(pc, true)), m) +
+               " lies outside the declared site and body (declare F's first instructions in [site] body)";
+      });
+      return;
+    }
+    ExitContext x{entry_, n.cpu.state, abi_, s_.site->bodyStart(), nullptr};
+    x.nameAddress = [](uint64_t a) { return hex(a); };
+    std::string where = loc.kind == LocKind::Symbol ? loc.symbol : "F's body";
+    if (n.called) where += " (back from " + n.called->entry + ")";
+    Alternatives alts = alternatives(loc, x, n.called);
+    if (loc.kind == LocKind::Symbol && !n.called)
+      if (const TrampolineContract* k = contractAt(loc.symbol); k && !k->proven && !k->refutation) {
+        unknown_ = true;  // the pass relies on a contract the solver could not prove
+        out_.unknownReason = "the proof of " + loc.symbol + "'s contract: " + k->unknownReason;
+      }
+    if (s_.trackReached)
+      for (const auto& [name, vs] : alts) {
+        z3::expr_vector any(c_);
+        for (const auto& v : vs) any.push_back(v.when);
+        z3::expr holds = vs.empty() ? c_.bool_val(true) : !z3::mk_or(any);
+        if (!out_.reached.count(name) && feasible(n, holds)) out_.reached.insert(name);
+      }
+    if (alts.empty()) {
+      std::string allowed = s_.allowed.str();
+      std::string what = n.called ? "calls " + n.called->entry + " and then " +
+                                        (loc.kind == LocKind::Symbol ? "reaches " + loc.symbol : "runs F's body")
+                         : loc.kind == LocKind::Symbol ? "reaches " + loc.symbol
+                                                       : "runs F's body untraced";
+      addHazard(n, c_.bool_val(true), Hazard::Kind::Exit,
+                [what, allowed](const z3::model&) { return what + ", but the allowed behaviours are: " + allowed; },
+                loc);
+      return;
+    }
+    Violation none = noneHolds(alts, c_);
+    addHazard(n, none.when, Hazard::Kind::Exit,
+              [where, e = none.explain](const z3::model& m) { return "at " + where + ": " + e(m); }, loc);
+  }
+
+  // Inline mode: at a trampoline entry that an allowed `call` names, the
+  // pass runs the trampoline's real words (checker/explore/TrampolineRun.h) and,
+  // where it resumes, goes on through the site. False when this is not
+  // such a place.
+  bool runInline(Node& n, const Location& loc, bool inSlot) {
+    // A witness only needs a feasible way to an exit: the trampoline's own
+    // run adds nothing to that.
+    if (!s_.inlineTrampolines || s_.witnessOnly || inSlot || n.called) return false;
+    auto it = s_.site->trampolines().find(loc.symbol);
+    if (it == s_.site->trampolines().end()) return false;
+    bool named = std::any_of(s_.allowed.alternatives.begin(), s_.allowed.alternatives.end(),
+                             [&](const OutcomeSpec& o) { return names(o, loc); });
+    if (!named) return false;
+    const TrampolineCode& code = it->second;
+    z3::expr resume = s_.site->bodyStart();
+    CallerView view{&entry_, resume, resume + c_.bv_val(uint64_t(code.ipOffset), 64)};
+    z3::expr before = pathOf(n);
+    Feasibility feasible = [this, before](const std::vector<z3::expr>& path, const z3::expr& cond) {
+      z3::expr_vector v(c_);
+      v.push_back(before);
+      for (const z3::expr& e : path) v.push_back(e);
+      v.push_back(cond);
+      Answer a = prover_.check(z3::mk_and(v));
+      if (a == Answer::Unknown) {
+        unknown_ = true;
+        out_.unknownReason = prover_.lastUnknownReason();
+      }
+      return a;
+    };
+    Called called{loc.symbol, loc.callee, n.cpu.state};
+    // The path has pc == the entry; the runner finds its words by offset.
+    mips::Cpu atEntry = n.cpu;
+    atEntry.pc = code.entry();
+    std::vector<TrampolineOutcome> outcomes = runTrampoline(code, atEntry, view, feasible);
+    n.events.push_back(Event{Event::Kind::Call, 0, loc.symbol, n.cpu.pc, std::nullopt, nullptr, false, 0, std::nullopt});
+    for (TrampolineOutcome& o : outcomes) {
+      if (o.undecided) {
+        unknown_ = true;
+        out_.unknownReason = *o.undecided;
+        continue;
+      }
+      Node c = n;
+      c.path.insert(c.path.end(), o.path.begin(), o.path.end());
+      for (const TrampolineEvent& e : o.events)
+        c.events.push_back(Event{Event::Kind::Step, 0, "", e.pc, e.word, nullptr, e.taken, 0, e});
+      for (const Violation& v : o.violations) addHazard(c, v.when, Hazard::Kind::Trampoline, v.explain);
+      if (!o.resumed) {
+        finish(c);
+        continue;
+      }
+      c.cpu = *o.resumed;
+      c.called = called;
+      c.events.push_back(Event{Event::Kind::Return, 0, loc.symbol, c.cpu.pc, std::nullopt, nullptr, false, 0, std::nullopt});
+      later(std::move(c));
+    }
+    return true;
+  }
+
+  bool fetchAndStep(Node& n, unsigned i) {
+    const auto& vers = s_.versions[i];
+    struct Group {
+      const WordImage* image;
+      std::vector<Observer> observers;
+      std::string names;
+    };
+    std::vector<Group> groups;
+    for (unsigned v = 0; v < vers.size(); ++v) {
+      std::vector<Observer> next;
+      for (const Observer& o : n.observers)
+        if (auto r = s_.fetch->observe(o, i, v))
+          if (std::find(next.begin(), next.end(), *r) == next.end()) next.push_back(*r);
+      if (next.empty()) continue;
+      ++out_.counts.executions;
+      auto g = std::find_if(groups.begin(), groups.end(), [&](const Group& x) { return x.image->sameAs(vers[v]); });
+      const std::string& nm = s_.versionNames[i][v];
+      if (g == groups.end()) {
+        groups.push_back(Group{&vers[v], next, nm});
+      } else {
+        for (const auto& o : next)
+          if (std::find(g->observers.begin(), g->observers.end(), o) == g->observers.end()) g->observers.push_back(o);
+        g->names += "/" + nm;
+      }
+    }
+    if (groups.empty()) return false;
+    for (size_t k = groups.size(); k-- > 0;) {
+      Node c = k == 0 ? std::move(n) : n;
+      if (!stepWith(c, i, groups[k].image, groups[k].observers, groups[k].names)) continue;
+      if (k == 0) {
+        n = std::move(c);
+        return true;
+      }
+      later(std::move(c));
+    }
+    return false;
+  }
+
+  // Executes one fetched version; false when the execution ended.
+  bool stepWith(Node& c, unsigned i, const WordImage* img, const std::vector<Observer>& obs,
+                const std::string& names) {
+    c.observers = obs;
+    unsigned landed = ~0u;
+    for (const auto& o : obs) landed = std::min(landed, s_.fetch->landed(o));
+    c.events.push_back(Event{Event::Kind::Fetch, i, names, c.cpu.pc, img->symbolic.word, img, false, landed, std::nullopt});
+    if (c.inBody && i >= siteWords() && !img->sameAs(s_.versions[i][0])) {
+      std::string orig = s_.versions[i][0].source, now = img->source;
+      unsigned bodyIndex = i - siteWords();
+      addHazard(c, c_.bool_val(true), Hazard::Kind::Overwritten, [orig, now, bodyIndex](const z3::model&) {
+        return "F's body word " + std::to_string(bodyIndex) + " ('" + orig +
+               "') runs after the transition overwrote it with '" + now + "'";
+      });
+    }
+    if (c.cpu.likelyUnsettled()) settle(c);
+    mips::exceptionBoundary(c.cpu.state);  // an exception may come before any instruction
+    size_t effectsBefore = c.cpu.state.effects.size();
+    std::vector<mips::Fault> faults = c.cpu.step(img->fetched(t_));
+    ++c.steps;
+    for (size_t k = effectsBefore; k < c.cpu.state.effects.size(); ++k)
+      if (auto why = forbiddenEffect(c.cpu.state.effects[k], s_.site->spec().allowedEffects)) {
+        addHazard(c, c_.bool_val(true), Hazard::Kind::Effect, [why = *why](const z3::model&) { return why; });
+        finish(c);
+        return false;
+      }
+    for (const mips::Fault& f : faults) {
+      if (f.kind == mips::FaultKind::Wait) continue;  // sleeps until an interrupt: harmless
+      if (f.kind == mips::FaultKind::Unpredictable && s_.unpredictableAsHardware) continue;
+      z3::expr when = f.when.simplify();
+      if (when.is_false()) continue;
+      std::string text = std::string(mips::name(f.kind)) + ": " + f.detail;
+      Hazard::Kind kind = Hazard::Kind::Fault;
+      addHazard(c, when, kind, [text](const z3::model&) { return text; });
+      c.hazards.back().fault = f.kind;
+      if (when.is_true()) {
+        finish(c);
+        return false;
+      }
+      c.path.push_back(!when);
+    }
+    return true;
+  }
+
+  // ---- one query per distinct path
+  void finish(Node& n) {
+    ++out_.counts.paths;
+    if (s_.witnessOnly) {
+      Answer a = prover_.check(pathOf(n));
+      if (a == Answer::Unknown) {
+        unknown_ = true;
+        out_.unknownReason = prover_.lastUnknownReason();
+      }
+      out_.witnessed = a == Answer::Sat;
+      return;
+    }
+    if (n.hazards.empty()) return;
+    z3::expr_vector any(c_);
+    for (const Hazard& h : n.hazards) any.push_back(h.violation.when);
+    Answer a = prover_.check(z3::mk_or(any));
+    if (a == Answer::Unknown) {
+      unknown_ = true;
+      out_.unknownReason = prover_.lastUnknownReason();
+    }
+    if (a != Answer::Sat) return;
+    out_.counterexample = counterexample(n, prover_.model());
+  }
+
+  Counterexample counterexample(const Node& n, const z3::model& m) {
+    Counterexample cx;
+    const Hazard* broken = nullptr;
+    for (const Hazard& h : n.hazards)
+      if (m.eval(h.violation.when, true).is_true()) {
+        broken = &h;
+        break;
+      }
+    cx.rule = broken ? broken->violation.explain(m) : "?";
+    if (broken && mips::dependsOnException(broken->violation.when))
+      cx.details.push_back("an exception at an instruction boundary may overwrite k0, k1 and the frame below sp "
+                           "(the kernel's exception entry): this counterexample relies on it");
+    std::map<unsigned, std::string> seen;
+    // Events after the broken rule happened under other assumptions.
+    size_t shown = broken ? broken->events : n.events.size();
+    for (size_t k = 0; k < shown; ++k) {
+      const Event& e = n.events[k];
+      if (e.kind == Event::Kind::Fetch) {
+        cx.schedule.push_back(FetchEvent{e.word, e.versionName, e.landed});
+        TraceStep step;
+        step.address = u64(m.eval(*e.pc, true));
+        step.word = uint32_t(u64(m.eval(*e.wordTerm, true)));
+        step.text = mips::disassemble(step.word, step.address, t_);
+        std::replace(step.text.begin(), step.text.end(), '\t', ' ');
+        bool body = e.word >= siteWords();
+        step.origin = (body ? "body " + std::to_string(e.word - siteWords()) : "word " + std::to_string(e.word)) +
+                      " (" + e.versionName + ")";
+        seen[e.word] = e.versionName;
+        cx.trace.push_back(step);
+      } else if (e.kind == Event::Kind::Interrupt) {
+        std::string where = cx.trace.empty() ? "at entry" : "after " + cx.trace.back().text;
+        cx.interrupts.push_back("interrupt " + where + ": resumes at " + nameAddress(u64(m.eval(*e.pc, true)), m));
+        if (!cx.trace.empty()) cx.trace.back().note += "<- interrupt here (in its delay slot: EPC = the branch)";
+      } else if (e.kind == Event::Kind::Call) {
+        cx.details.push_back("the pass runs " + e.versionName + "'s code inline (--inline-trampolines)");
+      } else if (e.kind == Event::Kind::Step && e.step->kind != TrampolineEvent::Kind::Settle) {
+        TraceStep step;
+        step.address = u64(m.eval(*e.pc, true));
+        if (e.step->kind == TrampolineEvent::Kind::Callback) {
+          step.text = "call " + e.step->origin + " (ABI model)";
+          step.origin = "callback";
+        } else {
+          step.word = uint32_t(u64(m.eval(*e.wordTerm, true)));
+          step.text = mips::disassemble(step.word, step.address, t_);
+          std::replace(step.text.begin(), step.text.end(), '\t', ' ');
+          step.origin = e.step->origin;
+        }
+        cx.trace.push_back(step);
+      } else if ((e.kind == Event::Kind::Settle || e.kind == Event::Kind::Step) && !cx.trace.empty()) {
+        cx.trace.back().note += std::string(e.taken ? "branch taken" : "branch not taken");
+      }
+    }
+    for (const auto& [w, v] : seen) cx.intermediateState += (cx.intermediateState.empty() ? "" : ", ") +
+                                                           ("word " + std::to_string(w) + " " + v);
+    for (unsigned r = 1; r < 32; ++r)
+      cx.entryRegisters.push_back({std::string(mips::gprName(r, t_.abi)), u64(m.eval(entry_.reg(r), true))});
+    for (const auto& [name, term] : s_.site->symbols()) cx.symbols[name] = u64(m.eval(term, true));
+    replay(n, m, broken, cx);
+    return cx;
+  }
+
+  // Is the schedule (the version each fetch saw, where interrupts came)
+  // one the fetch model allows with F where the model puts it? Checked
+  // from scratch, with the I-cache lines of that concrete address.
+  bool scheduleAllowed(const Node& n, const z3::model& m, size_t upto) const {
+    const ModelSpec& model = s_.site->spec().model;
+    std::vector<unsigned> lines;
+    if (model.fetch == FetchKind::Stale)
+      lines = cacheLinesAt(u64(m.eval(s_.site->symbol(s_.site->spec().function), true)), s_.site->regionWords(),
+                           model.lineBytes);
+    FetchModel fm = s_.fetch->withLines(lines);
+    std::vector<Observer> obs;
+    auto add = [](std::vector<Observer>& to, const Observer& o) {
+      if (std::find(to.begin(), to.end(), o) == to.end()) to.push_back(o);
+    };
+    for (const Observer& o : fm.starts()) add(obs, o);
+    for (size_t k = 0; k < upto && !obs.empty(); ++k) {
+      const Event& e = n.events[k];
+      std::vector<Observer> next;
+      if (e.kind == Event::Kind::Fetch) {
+        const auto& vers = s_.versions[e.word];
+        for (unsigned v = 0; v < vers.size(); ++v)
+          if (vers[v].sameAs(*e.image))
+            for (const Observer& o : obs)
+              if (auto r = fm.observe(o, e.word, v)) add(next, *r);
+      } else if (e.kind == Event::Kind::Interrupt) {
+        for (const Observer& o : obs) add(next, fm.interrupt(o).value_or(o));
+      } else {
+        continue;
+      }
+      obs = std::move(next);
+    }
+    return !obs.empty();
+  }
+
+  // Runs the same path again through the same semantics on the concrete
+  // values of the model, and checks that it reaches the same places and
+  // breaks the same rule.
+  void replay(const Node& n, const z3::model& m, const Hazard* broken, Counterexample& cx) {
+    if (!scheduleAllowed(n, m, broken ? broken->events : n.events.size())) {
+      cx.replayNote = "replay: the fetch model does not allow this schedule at this placement";
+      return;
+    }
+    mips::MachineState concreteEntry = entry_.evaluatedIn(m);
+    mips::Cpu cpu(concreteEntry, m.eval(s_.site->symbol(s_.site->spec().function), true));
+    std::optional<Called> called;
+    size_t upto = broken ? broken->events : n.events.size();
+    for (size_t k = 0; k < upto; ++k) {
+      const Event& e = n.events[k];
+      if (e.kind == Event::Kind::Call) {
+        called = Called{e.versionName, s_.site->trampolines().at(e.versionName).contract.symbol, cpu.state};
+        const TrampolineCode& code = s_.site->trampolines().at(e.versionName);
+        z3::expr resume = s_.site->bodyStart();
+        CallerView view{&concreteEntry, resume, resume + c_.bv_val(uint64_t(code.ipOffset), 64)};
+        auto run = replayTrampoline(code, cpu, view, m);
+        if (!run) {
+          cx.replayNote = "replay: the concrete run of " + e.versionName + " takes another path";
+          return;
+        }
+        if (broken && broken->kind == Hazard::Kind::Trampoline) {
+          for (const Violation& v : run->violations)
+            if (m.eval(v.when, true).is_true()) {
+              cx.replayed = true;
+              cx.replayNote = "replayed concretely, " + e.versionName + " included: " + v.explain(m);
+              return;
+            }
+          cx.replayNote = "replay: the concrete run of " + e.versionName + " keeps every rule";
+          return;
+        }
+        if (!run->resumed) {
+          cx.replayNote = "replay: the concrete run of " + e.versionName + " does not come back";
+          return;
+        }
+        cpu = *run->resumed;
+        while (k + 1 < upto && n.events[k + 1].kind != Event::Kind::Return) ++k;
+        continue;
+      }
+      if (e.kind == Event::Kind::Step || e.kind == Event::Kind::Return) continue;
+      if (e.kind == Event::Kind::Settle) {
+        z3::expr t = cpu.slot ? cpu.slot->control.taken.simplify() : c_.bool_val(e.taken);
+        if (!t.is_bool() || (t.is_true() != e.taken) || !(t.is_true() || t.is_false())) {
+          cx.replayNote = "replay: branch decision differs";
+          return;
+        }
+        cpu.settleBranch(e.taken);
+      } else if (e.kind == Event::Kind::Interrupt) {
+        cpu.interrupt();
+      } else {
+        uint64_t want = u64(m.eval(*e.pc, true)), got = u64(cpu.pc.simplify());
+        if (!cpu.pc.simplify().is_numeral() || want != got) {
+          cx.replayNote = "replay: fetch address differs (" + hex(got) + " vs " + hex(want) + ")";
+          return;
+        }
+        z3::expr word = m.eval(*e.wordTerm, true);
+        mips::Fetched f{e.image->fetched(t_).desc, uint32_t(u64(word)), word};
+        if (cpu.likelyUnsettled()) cpu.settleBranch(cpu.slot->control.taken.simplify().is_true());
+        mips::exceptionBoundary(cpu.state);
+        auto faults = cpu.step(f);
+        if (broken && broken->kind == Hazard::Kind::Fault && k + 1 == upto)
+          for (const auto& fl : faults)
+            if (fl.kind == broken->fault && fl.when.simplify().is_true()) {
+              cx.replayed = true;
+              cx.replayNote = "replayed concretely: the fault happens";
+              return;
+            }
+      }
+    }
+    if (!broken) return;
+    if (broken->kind == Hazard::Kind::Exit && broken->exit) {
+      ExitContext x{concreteEntry, cpu.state, abi_, m.eval(s_.site->bodyStart(), true), nullptr};
+      x.nameAddress = [](uint64_t a) { return hex(a); };
+      Alternatives alts = alternatives(*broken->exit, x, called);
+      // Memory probes stay symbolic: evaluate them in the model.
+      bool any = alts.empty() || m.eval(noneHolds(alts, c_).when, true).is_true();
+      cx.replayed = any;
+      cx.replayNote = any ? "replayed concretely: the state at the exit breaks the rule"
+                          : "replay: the concrete state at the exit satisfies the rule";
+      return;
+    }
+    // A jump elsewhere, an overwritten body word, a runaway pass: the
+    // concrete pc sequence matched, which is what they are about.
+    cx.replayed = true;
+    cx.replayNote = "replayed concretely: same instructions at the same addresses";
+  }
+};
+
+}  // namespace
+
+PassOutcome explorePasses(const PassSetup& s, Prover& p) { return Explorer(s, p).run(); }
+
+}  // namespace patchcheck

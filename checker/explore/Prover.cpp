@@ -1,0 +1,57 @@
+#include "checker/explore/Prover.h"
+
+namespace patchcheck {
+
+Prover::Prover(z3::context& c, unsigned timeoutMs) : solver_(c, "QF_AUFBV"), timeoutMs_(timeoutMs) {
+  z3::params p(c);
+  p.set("timeout", timeoutMs);
+  solver_.set(p);
+}
+
+void Prover::assume(const z3::expr& e) { solver_.add(e); }
+
+// Z3 says "canceled" (or "timeout") when a query runs out of time: say
+// which limit, so the user knows what to raise.
+std::string Prover::why(const std::string& z3Reason) const {
+  if (z3Reason == "canceled" || z3Reason == "timeout")
+    return "the solver gave up after --timeout " + std::to_string(timeoutMs_) + " ms";
+  return "the solver could not decide (" + z3Reason + ")";
+}
+
+Answer Prover::check(const z3::expr& query) {
+  ++queries_;
+  z3::expr q = query.simplify();
+  if (q.is_false()) return Answer::Unsat;
+  solver_.push();
+  solver_.add(q);
+  z3::check_result r = solver_.check();
+  Answer a = r == z3::sat ? Answer::Sat : r == z3::unsat ? Answer::Unsat : Answer::Unknown;
+  if (a == Answer::Sat) model_ = solver_.get_model();
+  if (a == Answer::Unknown) unknownReason_ = why(solver_.reason_unknown());
+  solver_.pop();
+  return a;
+}
+
+// A fresh solver with the same facts: Z3 then runs its one-shot QF_AUFBV
+// tactic (simplify, bit-blast, SAT) instead of the incremental core, about
+// twice as fast on one large question (a trampoline path's rules), slower
+// on many small ones (the explorer's).
+Answer Prover::checkOnce(const z3::expr& query) {
+  ++queries_;
+  z3::expr q = query.simplify();
+  if (q.is_false()) return Answer::Unsat;
+  z3::solver once(solver_.ctx(), "QF_AUFBV");
+  z3::params p(solver_.ctx());
+  p.set("timeout", timeoutMs_);
+  once.set(p);
+  z3::expr_vector facts = solver_.assertions();
+  for (unsigned i = 0; i < facts.size(); ++i) once.add(facts[i]);
+  once.add(q);
+  z3::check_result r = once.check();
+  Answer a = r == z3::sat ? Answer::Sat : r == z3::unsat ? Answer::Unsat : Answer::Unknown;
+  if (a == Answer::Sat) model_ = once.get_model();
+  if (a == Answer::Unknown) unknownReason_ = why(once.reason_unknown());
+  return a;
+}
+
+}  // namespace patchcheck

@@ -1,0 +1,236 @@
+#include "checker/explore/SiteInstance.h"
+
+#include <set>
+
+#include "checker/explore/Placement.h"
+#include "checker/explore/Trampolines.h"
+#include "checker/spec/Regions.h"
+#include "checker/spec/SpecTarget.h"
+#include "encoder/Assembler.h"
+#include "encoder/Decoder.h"
+#include "encoder/Hex.h"
+#include "model/AbiModel.h"
+
+namespace patchcheck {
+
+mips::Fetched WordImage::fetched(const mips::Target& t) const {
+  // Opcode and register fields are always concrete, so the row comes from
+  // the known bits; the immediate may stay symbolic in the word term.
+  return mips::Fetched{mips::decode(symbolic.knownBits, t.isa), symbolic.knownBits, symbolic.word};
+}
+
+bool WordImage::sameAs(const WordImage& o) const {
+  return symbolic.knownMask == o.symbolic.knownMask && symbolic.knownBits == o.symbolic.knownBits &&
+         z3::eq(symbolic.word, o.symbolic.word);
+}
+
+namespace {
+
+z3::expr signExtendedAddress(z3::context& c, uint64_t v, const mips::Target& t) {
+  if (!t.is64()) v = uint64_t(int64_t(int32_t(uint32_t(v))));
+  return c.bv_val(v, 64);
+}
+
+}  // namespace
+
+std::variant<SiteInstance, Diagnostics> SiteInstance::make(const Spec& spec, const mips::Target& t,
+                                                           z3::context& c) {
+  SiteInstance s(spec, t, c);
+  Diagnostics errs;
+  auto regions = regionsFor(spec, t);
+  auto regionOf = [&](const std::string& n) -> const RegionSpec* {
+    for (const auto& r : regions)
+      if (r.name == n) return &r;
+    return nullptr;
+  };
+  std::vector<std::string> names;
+  bool hasFunction = false;
+  for (const SymbolSpec& sym : spec.symbols) {
+    names.push_back(sym.name);
+    hasFunction = hasFunction || sym.name == spec.function;
+  }
+  if (!hasFunction) names.insert(names.begin(), spec.function);
+  for (const std::string& n : names) {
+    const SymbolSpec* sym = spec.symbol(n);
+    z3::expr term = c.bv_const(n.c_str(), 64);
+    if (sym && sym->value) {
+      term = signExtendedAddress(c, *sym->value, t);
+    } else {
+      std::string regionName = sym ? sym->region : "kernel-text";
+      const RegionSpec* r = regionOf(regionName);
+      if (!r) {
+        errs.push_back({sym ? sym->where : spec.functionWhere,
+                        "symbol '" + n + "' lies in unknown region '" + regionName + "' for " + t.str()});
+        continue;
+      }
+      SourceLocation at = sym ? sym->where : spec.functionWhere;
+      std::string range = "[" + hex(r->lo) + ", " + hex(r->hi) + "]";
+      s.assume(z3::uge(term, signExtendedAddress(c, r->lo, t)) && z3::ule(term, signExtendedAddress(c, r->hi, t)),
+               at, n + " lies in " + regionName + " " + range);
+      uint64_t align = sym ? sym->align : 4;
+      if (align > 1)
+        s.assume((term & c.bv_val(align - 1, 64)) == 0, at, n + " is aligned to " + std::to_string(align) + " bytes");
+    }
+    // A 32-bit ISA's addresses are sign-extended 32-bit values.
+    if (!t.is64())
+      s.assume(z3::sext(term.extract(31, 0), 32) == term, sym ? sym->where : spec.functionWhere,
+               n + " is a sign-extended 32-bit address (" + t.str() + ")");
+    s.symbols_.emplace(n, term);
+  }
+  if (!errs.empty()) return errs;
+  // Every other symbol is a different function: not inside F's site, its
+  // declared body, or the body word right after them; a `call T + k`
+  // makes T's first k + 4 bytes T's own as well.
+  std::map<std::string, uint64_t> extent;
+  auto entries = [&](const BehaviourSpec& b) {
+    for (const OutcomeSpec& o : b.alternatives) extent[o.target] = std::max(extent[o.target], o.offset + 4);
+  };
+  for (const auto& [state, b] : spec.behaviour) entries(b);
+  for (const TransitionSpec& tr : spec.transitions)
+    if (tr.allow) entries(*tr.allow);
+  z3::expr f = s.symbols_.at(spec.function);
+  z3::expr end = f + c.bv_val(uint64_t(4) * (s.regionWords() + 1), 64);
+  for (const auto& [n, term] : s.symbols_) {
+    if (n == spec.function) continue;
+    uint64_t bytes = extent.count(n) ? extent[n] : 4;
+    const SymbolSpec* sym = spec.symbol(n);
+    SourceLocation at = sym ? sym->where : spec.functionWhere;
+    s.assume(z3::ule(term + c.bv_val(bytes, 64), f) || z3::uge(term, end), at,
+             n + " (" + std::to_string(bytes) + " bytes) lies outside " + spec.function +
+                 "'s site, its body and the word after them");
+    for (const auto& [m, other] : s.symbols_)
+      if (m < n && m != spec.function) s.assume(term != other, at, n + " and " + m + " are different addresses");
+  }
+  // Each state with the body after it, as one program (SpecTarget).
+  for (const StateSpec& st : spec.states) {
+    auto a = assembleState(spec, st, t);
+    if (auto* e = std::get_if<Diagnostics>(&a)) {
+      errs.insert(errs.end(), e->begin(), e->end());
+      continue;
+    }
+    const auto& words = std::get<mips::Assembly>(a).words;
+    std::vector<WordImage> images;
+    for (size_t i = 0; i < words.size(); ++i)
+      images.push_back(s.image(words[i], i < spec.words ? st.words[i].text : spec.body[i - spec.words].text));
+    s.body_.assign(images.begin() + spec.words, images.end());
+    images.erase(images.begin() + spec.words, images.end());
+    s.states_[st.name] = std::move(images);
+  }
+  if (!errs.empty()) return errs;
+  // An encoding's side condition (j/jal region, branch reach, immediate
+  // range) must hold for every allowed placement; a placement that breaks
+  // it is what Linux reports as a relocation overflow.
+  std::vector<z3::expr> conditions;
+  std::vector<std::pair<const WordImage*, size_t>> owner;  // the word and its condition
+  auto collect = [&](const std::vector<WordImage>& ws) {
+    for (const WordImage& w : ws)
+      for (size_t k = 0; k < w.symbolic.conditions.size(); ++k) {
+        conditions.push_back(w.symbolic.conditions[k]);
+        owner.push_back({&w, k});
+      }
+  };
+  for (const auto& [n, ws] : s.states_) collect(ws);
+  collect(s.body_);
+  for (const FailedCondition& f : failingConditions(c, s.constraints_, conditions)) {
+    const auto& [w, k] = owner[f.index];
+    std::string where;
+    for (const auto& [n, term] : s.symbols_) {
+      uint64_t v = 0;
+      f.where.eval(term, true).is_numeral_u64(v);
+      where += (where.empty() ? "" : ", ") + n + " = " + hex(v);
+    }
+    errs.push_back({w->assembled.where, "'" + w->source + "' cannot be encoded for every placement (" + t.str() +
+                                            "): it needs " + w->symbolic.reasons[k] + ", which fails at " + where +
+                                            " (relocation overflow)"});
+  }
+  if (!errs.empty()) return errs;
+  // The trampolines, and where their code may lie (apart from the site).
+  auto codes = loadTrampolines(s.trampolineSite());
+  if (auto* e = std::get_if<Diagnostics>(&codes)) return *e;
+  std::set<std::string> placed;
+  for (auto& [key, code] : std::get<TrampolineSet>(codes)) {
+    code.allowedEffects = spec.allowedEffects;
+    if (placed.insert(code.contract.symbol).second) {
+      auto named = spec.trampolineWhere.find(code.contract.symbol);
+      SourceLocation at = named != spec.trampolineWhere.end() ? named->second : SourceLocation{spec.path, 1, 1};
+      for (const z3::expr& e : code.constraints)
+        s.assume(e, at, "trampoline " + code.contract.symbol +
+                            "'s code and symbols lie in their regions, apart from the site and each other");
+    }
+    s.trampolines_.emplace(key, std::move(code));
+  }
+  if (Diagnostics d = s.checkPlacement(); !d.empty()) return d;
+  return s;
+}
+
+void SiteInstance::assume(const z3::expr& e, const SourceLocation& where, const std::string& what) {
+  constraints_.push_back(e);
+  origins_.push_back({where, what});
+}
+
+// Every proof assumes the placement constraints and the ABI's entry facts:
+// if nothing satisfies them all, every query is unsat and every verdict
+// would be a vacuous SAFE. So they must have a model, and when they have
+// none the spec is an input error naming the constraints that conflict
+// (an unsat core, mapped back to the spec lines they came from).
+Diagnostics SiteInstance::checkPlacement() {
+  z3::context& c = *ctx_;
+  z3::solver s(c, "QF_BV");
+  z3::params p(c);
+  p.set("timeout", 60000u);  // a few symbols' bit-vector constraints: milliseconds in practice
+  p.set("core.minimize", true);
+  s.set(p);
+  std::vector<std::pair<SourceLocation, std::string>> origins = origins_;
+  std::vector<z3::expr> facts = constraints_;
+  mips::MachineState entry = mips::MachineState::symbolic(c, target_, "in.");
+  facts.push_back(mips::AbiModel::of(target_.abi).entryAssumptions(entry));
+  origins.push_back({spec_->functionWhere, "the " + std::string(mips::name(target_.abi)) +
+                                              " entry facts (sp aligned, away from the address-space ends)"});
+  for (size_t i = 0; i < facts.size(); ++i) s.add(facts[i], ("placement#" + std::to_string(i)).c_str());
+  z3::check_result r = s.check();
+  if (r == z3::sat) return {};
+  if (r == z3::unknown) {
+    placementUndecided_ = "the solver could not decide whether any placement satisfies the constraints (" +
+                          s.reason_unknown() + ")";
+    return {};
+  }
+  Diagnostics out;
+  z3::expr_vector core = s.unsat_core();
+  std::vector<size_t> conflict;
+  for (unsigned k = 0; k < core.size(); ++k)
+    conflict.push_back(std::stoul(core[k].decl().name().str().substr(std::string("placement#").size())));
+  for (size_t i : conflict) {
+    std::string others;
+    for (size_t j : conflict)
+      if (j != i) others += (others.empty() ? "" : "; ") + origins[j].second;
+    out.push_back({origins[i].first, "no placement of the symbols satisfies every constraint (" + target_.str() +
+                                         "), so no proof can be made: " + origins[i].second +
+                                         (others.empty() ? "" : ", together with: " + others)});
+  }
+  if (out.empty())
+    out.push_back({spec_->functionWhere, "no placement of the symbols satisfies every constraint (" + target_.str() + ")"});
+  return out;
+}
+
+z3::expr SiteInstance::wordAddress(unsigned i) const {
+  return symbols_.at(spec_->function) + ctx_->bv_val(uint64_t(4) * i, 64);
+}
+
+WordImage SiteInstance::image(const mips::AssembledWord& w, const std::string& source) const {
+  auto term = [this](const std::string& n) { return symbols_.at(n); };
+  return WordImage{w, mips::symbolicWord(w, target_, *ctx_, term), source};
+}
+
+std::variant<WordImage, Diagnostics> SiteInstance::interim(const WordSpec& w, unsigned index) const {
+  auto a = assembleWord(*spec_, w, index, target_);
+  if (auto* e = std::get_if<Diagnostics>(&a)) return *e;
+  return image(std::get<mips::AssembledWord>(a), w.text);
+}
+
+std::string SiteInstance::describeSymbols() const {
+  std::string s;
+  for (const auto& [n, t] : symbols_) s += (s.empty() ? "" : ", ") + n;
+  return s;
+}
+
+}  // namespace patchcheck

@@ -1,0 +1,89 @@
+#pragma once
+// A spec made concrete for one target: the symbols as 64-bit Z3 terms with
+// their placement constraints (region, alignment, not inside the site),
+// every state, body and interim word assembled at its address, and the
+// trampolines of [trampolines] assembled at their symbols (their code lies
+// apart from the site: checker/explore/Trampolines.h).
+#include <z3++.h>
+
+#include <map>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "checker/explore/TrampolineRun.h"
+#include "checker/explore/TrampolineSite.h"
+#include "checker/spec/Spec.h"
+#include "encoder/Assembly.h"
+#include "encoder/SymbolicWord.h"
+#include "model/Semantics.h"
+
+namespace patchcheck {
+
+// One version of one word as the CPU may fetch it.
+struct WordImage {
+  mips::AssembledWord assembled;
+  mips::SymbolicWord symbolic;
+  std::string source;  // spec text
+
+  mips::Fetched fetched(const mips::Target&) const;
+  bool sameAs(const WordImage& o) const;
+};
+
+class SiteInstance {
+ public:
+  static std::variant<SiteInstance, Diagnostics> make(const Spec&, const mips::Target&, z3::context&);
+
+  const Spec& spec() const { return *spec_; }
+  const mips::Target& target() const { return target_; }
+  z3::context& ctx() const { return *ctx_; }
+
+  // Address term of a declared symbol (F included).
+  z3::expr symbol(const std::string& name) const { return symbols_.at(name); }
+  const std::map<std::string, z3::expr>& symbols() const { return symbols_; }
+  // Address of word `i` of the site (body words continue after the site).
+  z3::expr wordAddress(unsigned i) const;
+  z3::expr bodyStart() const { return wordAddress(spec_->words); }
+  unsigned regionWords() const { return spec_->words + unsigned(spec_->body.size()); }
+
+  // Placement constraints and the encodings' side conditions; make()
+  // refuses a site whose constraints and ABI entry facts have no model.
+  const std::vector<z3::expr>& constraints() const { return constraints_; }
+  // Set when the solver could not tell whether any placement exists: then
+  // no verdict may be SAFE.
+  const std::optional<std::string>& placementUndecided() const { return placementUndecided_; }
+
+  const std::vector<WordImage>& state(const std::string& name) const { return states_.at(name); }
+  const std::vector<WordImage>& body() const { return body_; }
+  // The word a `write I = "insn"` step writes.
+  std::variant<WordImage, Diagnostics> interim(const WordSpec&, unsigned index) const;
+  std::string describeSymbols() const;
+  // What loading a trampoline called from this site needs of it.
+  TrampolineSite trampolineSite() const {
+    return {*spec_, target_, *ctx_, symbols_, constraints_, regionWords()};
+  }
+
+  // Every entry of every trampoline, by contract key ("ftrace_caller",
+  // "ftrace_caller+8"); not yet proven.
+  const std::map<std::string, TrampolineCode>& trampolines() const { return trampolines_; }
+
+ private:
+  SiteInstance(const Spec& s, const mips::Target& t, z3::context& c) : spec_(&s), target_(t), ctx_(&c) {}
+  WordImage image(const mips::AssembledWord&, const std::string& source) const;
+  void assume(const z3::expr&, const SourceLocation&, const std::string& what);
+  Diagnostics checkPlacement();
+
+  const Spec* spec_;
+  mips::Target target_;
+  z3::context* ctx_;
+  std::map<std::string, z3::expr> symbols_;
+  std::vector<z3::expr> constraints_;
+  std::vector<std::pair<SourceLocation, std::string>> origins_;  // of each constraint
+  std::optional<std::string> placementUndecided_;
+  std::map<std::string, std::vector<WordImage>> states_;
+  std::vector<WordImage> body_;
+  std::map<std::string, TrampolineCode> trampolines_;
+};
+
+}  // namespace patchcheck

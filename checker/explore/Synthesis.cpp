@@ -1,0 +1,252 @@
+#include "checker/explore/Synthesis.h"
+
+#include <queue>
+#include <tuple>
+
+namespace patchcheck {
+
+std::string stepsText(const std::vector<StepSpec>& steps) {
+  std::string s;
+  for (const StepSpec& st : steps) s += (s.empty() ? "" : ", ") + st.text;
+  return s;
+}
+
+namespace {
+
+// What may stand between two writes, cheapest first. Weights make a flush
+// (flush_icache_range, IPIs) dearer than a sync and a wait
+// (synchronize_rcu_tasks) dearer than both.
+struct Gap {
+  std::vector<StepSpec::Kind> kinds;
+  unsigned weight;
+};
+const std::vector<Gap>& gaps() {
+  using K = StepSpec::Kind;
+  static const std::vector<Gap> g = {
+      {{}, 0}, {{K::Sync}, 1}, {{K::Flush}, 2}, {{K::Sync, K::Wait}, 5}, {{K::Flush, K::Wait}, 6}};
+  return g;
+}
+constexpr unsigned kFlushWeight = 2;
+
+StepSpec barrier(StepSpec::Kind k, const SourceLocation& where) {
+  StepSpec s;
+  s.kind = k;
+  s.where = where;
+  s.text = k == StepSpec::Kind::Sync ? "sync" : k == StepSpec::Kind::Flush ? "flush" : "wait";
+  return s;
+}
+
+// Per site word: what may be written to it.
+struct WordPlan {
+  bool changes = false;              // from and to differ
+  std::vector<WordSpec> interims;    // words of other states, distinct from both
+};
+
+enum : int { kUntouched = -1, kFinal = -2 };
+
+struct Node {
+  std::vector<StepSpec> steps;
+  std::vector<int> word;  // kUntouched, kFinal, or the interim written
+  unsigned writes = 0, barriers = 0, weight = 0;
+  size_t firstWrite = 0;
+  bool complete = false;
+  size_t seq = 0;
+};
+
+class Search {
+ public:
+  Search(const SiteInstance& site, const TransitionSpec& base, const SynthOptions& o)
+      : site_(site), spec_(site.spec()), base_(base), opt_(o) {}
+
+  std::variant<SynthResult, Diagnostics> run() {
+    r_.transition = base_.name();
+    plan();
+    bool anyChange = false;
+    for (const WordPlan& p : plans_) anyChange = anyChange || p.changes;
+    if (!anyChange)
+      return Diagnostics{{base_.where, "'" + base_.from + "' and '" + base_.to + "' hold the same words: nothing to write"}};
+    Node root;
+    root.word.assign(plans_.size(), kUntouched);
+    expand(root);
+    std::optional<std::pair<unsigned, unsigned>> best;
+    while (!open_.empty()) {
+      Node n = open_.top().node;
+      auto cost = open_.top().cost();
+      open_.pop();
+      if (best && (!opt_.all || cost > *best)) break;
+      if (r_.prefixesChecked + r_.ordersChecked >= opt_.maxChecks) {
+        r_.undecided = true;
+        r_.undecidedWhy = "the search stopped after " + std::to_string(opt_.maxChecks) + " checker runs";
+        break;
+      }
+      ++r_.examined;
+      auto checked = check(n);
+      if (auto* e = std::get_if<Diagnostics>(&checked)) return *e;
+      TransitionResult& res = std::get<TransitionResult>(checked);
+      if (res.verdict == Verdict::Unknown) {
+        r_.undecided = true;
+        r_.undecidedWhy = "the solver could not decide " + stepsText(n.steps) + ": " + res.unknownReason;
+      }
+      if (res.verdict == Verdict::Unsafe) {
+        ++r_.pruned;
+        FirstWriteFailure& f = r_.failures[n.firstWrite];
+        if (!f.explored) {
+          f.explored = true;
+          f.prefix = n.steps;
+          f.verdict = res.verdict;
+          f.counterexample = res.counterexample;
+        }
+        continue;
+      }
+      if (n.complete) {
+        if (res.verdict == Verdict::Safe) {
+          r_.orders.push_back({n.steps, n.barriers, res});
+          best = cost;
+        }
+        continue;
+      }
+      expand(n);  // safe or undecided prefixes grow
+    }
+    if (!r_.orders.empty()) r_.undecided = false;
+    return r_;
+  }
+
+ private:
+  struct Entry {
+    Node node;
+    unsigned f = 0, fw = 0;
+    std::pair<unsigned, unsigned> cost() const { return {f, fw}; }
+    bool operator<(const Entry& o) const {  // priority_queue pops the largest
+      return std::tie(f, fw, node.seq) > std::tie(o.f, o.fw, o.node.seq);
+    }
+  };
+
+  const SiteInstance& site_;
+  const Spec& spec_;
+  const TransitionSpec& base_;
+  const SynthOptions& opt_;
+  std::vector<WordPlan> plans_;
+  std::priority_queue<Entry> open_;
+  size_t seq_ = 0;
+  SynthResult r_;
+
+  void plan() {
+    const auto& from = site_.state(base_.from);
+    const auto& to = site_.state(base_.to);
+    plans_.resize(spec_.words);
+    for (unsigned i = 0; i < spec_.words; ++i) {
+      WordPlan& p = plans_[i];
+      p.changes = !from[i].sameAs(to[i]);
+      if (!opt_.interim) continue;
+      std::vector<const WordImage*> seen = {&from[i], &to[i]};
+      for (const StateSpec& st : spec_.states) {
+        const WordImage& w = site_.state(st.name)[i];
+        bool dup = false;
+        for (const WordImage* s : seen) dup = dup || s->sameAs(w);
+        if (dup) continue;
+        seen.push_back(&w);
+        p.interims.push_back(st.words[i]);
+      }
+    }
+  }
+
+  // Writes still needed after `n`, and whether none are.
+  unsigned remaining(const Node& n) const {
+    unsigned k = 0;
+    for (size_t i = 0; i < plans_.size(); ++i)
+      if (n.word[i] >= 0 || (n.word[i] == kUntouched && plans_[i].changes)) ++k;
+    return k;
+  }
+
+  void push(Node n) {
+    n.seq = seq_++;
+    Entry e;
+    unsigned rest = remaining(n);
+    if (rest == 0 && !n.complete) {  // every word in place: close with the final flush
+      n.steps.push_back(barrier(StepSpec::Kind::Flush, base_.where));
+      n.barriers++;
+      n.weight += kFlushWeight;
+      n.complete = true;
+    }
+    e.f = unsigned(n.steps.size()) + rest + (n.complete ? 0 : 1);
+    e.fw = n.weight + (n.complete ? 0 : kFlushWeight);
+    e.node = std::move(n);
+    open_.push(std::move(e));
+  }
+
+  StepSpec write(unsigned i, const WordSpec* interim) const {
+    StepSpec s;
+    s.kind = StepSpec::Kind::Write;
+    s.index = i;
+    s.where = base_.where;
+    s.text = "write " + std::to_string(i);
+    if (interim) {
+      s.interim = *interim;
+      s.text += " = \"" + interim->text + "\"";
+    }
+    return s;
+  }
+
+  void expand(const Node& n) {
+    bool first = n.writes == 0;
+    for (unsigned i = 0; i < plans_.size(); ++i) {
+      std::vector<std::pair<int, const WordSpec*>> options;  // new word state, interim written
+      if (n.word[i] == kUntouched) {
+        if (plans_[i].changes) options.push_back({kFinal, nullptr});
+        for (size_t k = 0; k < plans_[i].interims.size(); ++k) options.push_back({int(k), &plans_[i].interims[k]});
+      } else if (n.word[i] >= 0) {
+        options.push_back({kFinal, nullptr});
+      }
+      for (const auto& [state, interim] : options)
+        for (const Gap& g : gaps()) {
+          if (first && !g.kinds.empty()) break;  // nothing to order before the first write
+          Node c = n;
+          for (StepSpec::Kind k : g.kinds) c.steps.push_back(barrier(k, base_.where));
+          c.barriers += unsigned(g.kinds.size());
+          c.weight += g.weight;
+          c.steps.push_back(write(i, interim));
+          c.word[i] = state;
+          c.writes++;
+          if (first) {
+            c.firstWrite = r_.failures.size();
+            FirstWriteFailure f;
+            f.firstWrite = c.steps.back().text;
+            r_.failures.push_back(f);
+          }
+          push(std::move(c));
+        }
+    }
+  }
+
+  std::variant<TransitionResult, Diagnostics> check(const Node& n) {
+    TransitionSpec t = base_;
+    t.steps = n.steps;
+    t.expect.reset();
+    CheckOptions o = opt_.check;
+    o.prefix = !n.complete;
+    (n.complete ? r_.ordersChecked : r_.prefixesChecked)++;
+    return checkTransition(site_, t, o);
+  }
+};
+
+}  // namespace
+
+std::variant<SynthResult, Diagnostics> synthesize(const SiteInstance& site, const std::string& transition,
+                                                  const SynthOptions& opt) {
+  const Spec& spec = site.spec();
+  size_t arrow = transition.find("->");
+  SourceLocation cl{"<command line>", 0, 0};
+  if (arrow == std::string::npos) return Diagnostics{{cl, "--transition wants FROM->TO, got '" + transition + "'"}};
+  TransitionSpec base;
+  base.from = transition.substr(0, arrow);
+  base.to = transition.substr(arrow + 2);
+  base.where = spec.functionWhere;
+  for (const std::string& s : {base.from, base.to})
+    if (!spec.state(s)) return Diagnostics{{cl, "no state '" + s + "' in " + spec.path}};
+  for (const TransitionSpec& t : spec.transitions)
+    if (t.name() == transition) base = t;  // its when and allow; the steps are what we search
+  base.steps.clear();
+  return Search(site, base, opt).run();
+}
+
+}  // namespace patchcheck

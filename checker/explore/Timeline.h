@@ -1,0 +1,40 @@
+#pragma once
+// The writer's side of a transition: its steps laid out in time, which
+// version of each word every write creates, and where the barriers are.
+// Time p means "the first p steps have happened" (0 .. steps.size()).
+#include <string>
+#include <vector>
+
+#include "checker/spec/Spec.h"
+
+namespace patchcheck {
+
+struct Write {
+  unsigned step = 0;     // index into the transition's steps
+  unsigned word = 0;     // word index from F's entry
+  unsigned version = 0;  // version of that word this write creates (>= 1)
+  unsigned syncGroup = 0;   // barriers (sync or flush) before it
+  unsigned flushGroup = 0;  // flushes before it
+};
+
+struct Timeline {
+  unsigned stepCount = 0;
+  std::vector<Write> writes;                  // in program order
+  std::vector<std::vector<unsigned>> byWord;  // word -> indexes into writes, in order
+  std::vector<unsigned> flushSteps;           // step indexes of flushes
+  std::vector<unsigned> waitSteps;            // step indexes of waits
+
+  static Timeline of(const TransitionSpec&, unsigned siteWords);
+
+  // Index into `writes` of the write creating `version` of `word`.
+  unsigned writeOf(unsigned word, unsigned version) const { return byWord[word][version - 1]; }
+  unsigned versions(unsigned word) const { return unsigned(byWord[word].size()) + 1; }
+  // The version of `word` after the first p steps.
+  unsigned versionAt(unsigned word, unsigned p) const;
+  // The first wait step at or after p (stepCount if none).
+  unsigned nextWait(unsigned p) const;
+  // Writes every fetch must see once p steps have happened (before a flush < p).
+  unsigned flushedWrites(unsigned p) const;
+};
+
+}  // namespace patchcheck

@@ -1,0 +1,423 @@
+#include "checker/explore/TrampolineRun.h"
+
+#include <algorithm>
+
+#include "checker/explore/FrameAddresses.h"
+#include "checker/explore/SideEffects.h"
+#include "encoder/Hex.h"
+#include "encoder/Registers.h"
+#include "model/ExceptionEntry.h"
+
+namespace patchcheck {
+namespace {
+
+// Far more than any trampoline runs: a loop that never leaves is a fault.
+// Calls and returns count as steps, so a run that only jumps between the
+// callback and itself still ends.
+constexpr unsigned kMaxSteps = 1024;
+// Paths of one run; past this the run answers undecided instead of
+// growing without bound.
+constexpr unsigned kMaxPaths = 4096;
+
+struct Work {
+  mips::Cpu cpu;
+  TrampolineOutcome out;
+  unsigned steps = 0;
+};
+
+class Runner {
+ public:
+  Runner(const TrampolineCode& code, const CallerView& view, const Feasibility& f, const mips::Cpu& start)
+      : code_(code), view_(view), feasible_(f), entry_(start.state),
+        abi_(mips::AbiModel::of(start.state.target.abi)), c_(start.state.ctx), frames_(*view.caller) {
+    work_.push_back(Work{start, {}, 0});
+  }
+
+  std::vector<TrampolineOutcome> run() {
+    unsigned paths = 0;
+    while (!work_.empty()) {
+      if (++paths > kMaxPaths) {
+        undecided("more than " + std::to_string(kMaxPaths) + " paths through " + code_.contract.key());
+        break;
+      }
+      Work w = std::move(work_.back());
+      work_.pop_back();
+      advance(w);
+    }
+    if (undecided_) {
+      TrampolineOutcome gap;
+      gap.undecided = *undecided_;
+      done_.push_back(std::move(gap));
+    }
+    return std::move(done_);
+  }
+
+ private:
+  const TrampolineCode& code_;
+  const CallerView& view_;
+  const Feasibility& feasible_;
+  const mips::MachineState entry_;  // at the trampoline's entry
+  mips::AbiModel abi_;
+  z3::context& c_;
+  FrameAddresses frames_;
+  std::vector<Work> work_;
+  std::vector<TrampolineOutcome> done_;
+  std::optional<std::string> undecided_;
+
+  void undecided(const std::string& why) {
+    if (!undecided_) undecided_ = why;
+  }
+
+  const mips::MachineState& caller() const { return *view_.caller; }
+  std::string name(unsigned r) const { return std::string(mips::gprName(r, entry_.target.abi)); }
+
+  bool possible(const Work& w, const z3::expr& cond) {
+    z3::expr s = cond.simplify();
+    if (s.is_false()) return false;
+    if (s.is_true()) return true;
+    Answer a = feasible_(w.out.path, s);
+    // Unknown: the path is not explored, and the run says so (UNKNOWN).
+    if (a == Answer::Unknown) undecided("the solver could not decide a branch in " + code_.contract.key());
+    return a == Answer::Sat;
+  }
+
+  void violation(Work& w, const z3::expr& when, std::function<std::string(const z3::model&)> explain) {
+    z3::expr s = when.simplify();
+    if (s.is_false()) return;
+    std::string where = code_.contract.key();
+    w.out.violations.push_back(
+        Violation{s, [where, explain](const z3::model& m) { return "in " + where + ": " + explain(m); }});
+  }
+
+  void finish(Work& w) { done_.push_back(std::move(w.out)); }
+
+  // The trampoline word at pc, if pc is one.
+  std::optional<size_t> wordAt(const z3::expr& pc) const {
+    bool wide = entry_.target.is64();
+    z3::expr d = wide ? pc - code_.base : pc.extract(31, 0) - code_.base.extract(31, 0);
+    d = d.simplify();
+    if (!d.is_numeral()) return std::nullopt;
+    uint64_t v = 0;
+    d.is_numeral_u64(v);
+    int64_t off = wide ? int64_t(v) : int64_t(int32_t(uint32_t(v)));
+    if (off < 0 || off % 4 != 0 || size_t(off / 4) >= code_.words.size()) return std::nullopt;
+    return size_t(off / 4);
+  }
+
+  void advance(Work& w) {
+    while (true) {
+      if (w.steps >= kMaxSteps) {
+        violation(w, c_.bool_val(true), [](const z3::model&) {
+          return "does not reach the resume address within " + std::to_string(kMaxSteps) + " instructions";
+        });
+        finish(w);
+        return;
+      }
+      if (w.cpu.branchUnsettled() && !settle(w)) return;
+      if (auto k = wordAt(w.cpu.pc)) {
+        if (!step(w, *k)) return;
+        continue;
+      }
+      leave(w);
+      return;
+    }
+  }
+
+  // Forks a symbolic branch; false when neither way is possible.
+  bool settle(Work& w) {
+    z3::expr taken = w.cpu.slot->control.taken.simplify();
+    bool yes = possible(w, taken), no = possible(w, !taken);
+    if (!yes && !no) return false;
+    if (yes && no) {
+      Work other = w;
+      other.out.path.push_back(!taken);
+      other.cpu.settleBranch(false);
+      other.out.events.push_back(TrampolineEvent{TrampolineEvent::Kind::Settle, {}, {}, nullptr, "", false});
+      work_.push_back(std::move(other));
+    }
+    if (!(yes ? taken : !taken).simplify().is_true()) w.out.path.push_back(yes ? taken : !taken);
+    w.cpu.settleBranch(yes);
+    w.out.events.push_back(TrampolineEvent{TrampolineEvent::Kind::Settle, {}, {}, nullptr, "", yes});
+    return true;
+  }
+
+  bool step(Work& w, size_t k) {
+    const TrampolineWord& tw = code_.words[k];
+    std::string origin = trampolineOrigin(code_, k);
+    w.out.events.push_back(
+        TrampolineEvent{TrampolineEvent::Kind::Step, w.cpu.pc, tw.fetched.word, &tw.fetched, origin, false});
+    mips::exceptionBoundary(w.cpu.state);  // an interrupt may come before any instruction
+    frames_.canonicalize(w.cpu.state);
+    z3::expr before = w.cpu.state.memory;
+    size_t effectsBefore = w.cpu.state.effects.size();
+    std::vector<mips::Fault> faults = w.cpu.step(tw.fetched);
+    ++w.steps;
+    for (size_t e = effectsBefore; e < w.cpu.state.effects.size(); ++e)
+      if (auto why = forbiddenEffect(w.cpu.state.effects[e], code_.allowedEffects)) {
+        violation(w, c_.bool_val(true), [why = *why, origin](const z3::model&) { return why + " at " + origin; });
+        finish(w);
+        return false;
+      }
+    frames_.canonicalize(w.cpu.state);
+    storesBelowSp(w, before, origin, tw.text);
+    for (const mips::Fault& f : faults) {
+      if (f.kind == mips::FaultKind::Wait) continue;
+      z3::expr when = f.when.simplify();
+      if (when.is_false()) continue;
+      std::string text = std::string(mips::name(f.kind)) + " at " + origin + " ('" + tw.text + "'): " + f.detail;
+      violation(w, when, [text](const z3::model&) { return text; });
+      if (when.is_true()) {
+        finish(w);
+        return false;
+      }
+      w.out.path.push_back(!when);
+    }
+    return true;
+  }
+
+  // Memory at and above F's entry sp belongs to F's callers: every byte a
+  // store writes must lie below it. (Checked per store rather than by
+  // comparing whole memories at the end, which is the same property and
+  // far easier for the solver.)
+  void storesBelowSp(Work& w, const z3::expr& before, const std::string& origin, const std::string& text) {
+    z3::expr now = w.cpu.state.memory;
+    if (z3::eq(now, before)) return;
+    z3::expr sp = callerSp();
+    z3::expr_vector written(c_);
+    z3::expr m = now;
+    while (!z3::eq(m, before) && m.is_app() && m.decl().decl_kind() == Z3_OP_STORE) {
+      written.push_back(m.arg(1));
+      m = m.arg(0);
+    }
+    if (!z3::eq(m, before)) {  // not a chain of stores: no claim about it can be made
+      violation(w, c_.bool_val(true), [origin](const z3::model&) {
+        return "'" + origin + "' changes memory in a way the proof cannot follow";
+      });
+      return;
+    }
+    z3::expr_vector above(c_);
+    for (unsigned i = 0; i < written.size(); ++i)
+      if (!justBelow(written[i], sp)) above.push_back(z3::uge(written[i], sp));
+    if (above.empty()) return;
+    z3::expr first = written[written.size() - 1];
+    violation(w, z3::mk_or(above), [origin, text, first, sp](const z3::model& m) {
+      return "'" + text + "' at " + origin + " writes memory at " + hex(valueIn(m, first)) +
+             ", at or above F's entry sp " + hex(valueIn(m, sp));
+    });
+  }
+
+  // `a` is sp + k for a numeral -64 KB <= k < 0: below sp, since
+  // AbiModel::entryAssumptions keeps sp above 64 KB (no wrap-around). Decided
+  // here rather than by the solver, which pays for every such comparison.
+  bool justBelow(const z3::expr& a, const z3::expr& sp) const {
+    bool wide = entry_.target.is64();
+    z3::expr d = (wide ? a - sp : a.extract(31, 0) - sp.extract(31, 0)).simplify();
+    uint64_t v = 0;
+    if (!d.is_numeral() || !d.is_numeral_u64(v)) return false;
+    int64_t k = wide ? int64_t(v) : int64_t(int32_t(uint32_t(v)));
+    return k < 0 && k >= -0x10000;
+  }
+
+  z3::expr callerSp() const { return caller().address(caller().reg(mips::reg::sp)); }
+
+  // pc left the trampoline's words: the callback, the resume address, or a fault.
+  void leave(Work& w) {
+    z3::expr pc = w.cpu.pc;
+    if (w.cpu.slot) {
+      violation(w, c_.bool_val(true), [pc](const z3::model& m) {
+        return "the delay slot at " + hex(valueIn(m, pc)) + " lies outside the trampoline";
+      });
+      finish(w);
+      return;
+    }
+    z3::expr callback = code_.callback();
+    z3::expr atCallback = (pc == callback).simplify();
+    z3::expr atResume = (pc == view_.resume).simplify();
+    z3::expr elsewhere = !atCallback && !atResume;
+    if (possible(w, elsewhere)) {
+      Work bad = w;
+      if (!elsewhere.simplify().is_true()) bad.out.path.push_back(elsewhere);
+      std::string cb = code_.contract.callback.symbol;
+      z3::expr resume = view_.resume;
+      violation(bad, c_.bool_val(true), [pc, cb, resume](const z3::model& m) {
+        return "jumps to " + hex(valueIn(m, pc)) + ", which is neither " + cb + " nor the resume address " +
+               hex(valueIn(m, resume));
+      });
+      finish(bad);
+    }
+    if (possible(w, atResume)) {
+      Work back = w;
+      if (!atResume.is_true()) back.out.path.push_back(atResume);
+      resume(back);
+    }
+    if (possible(w, atCallback)) {
+      if (!atCallback.is_true()) w.out.path.push_back(atCallback);
+      if (call(w)) work_.push_back(std::move(w));
+    }
+  }
+
+  // The callback: its arguments are checked, then the ABI models the call.
+  // False when the run ends here (a second call is already a fault).
+  bool call(Work& w) {
+    mips::MachineState& st = w.cpu.state;
+    const TrampolineCallback& cb = code_.contract.callback;
+    unsigned bytes = abi_.slotBytes;
+    ++w.steps;
+    if (w.out.callbacks > 0) {
+      violation(w, c_.bool_val(true), [cb](const z3::model&) { return "calls " + cb.symbol + " a second time"; });
+      finish(w);
+      return false;
+    }
+    z3::expr ip = st.address(st.reg(mips::reg::a0)), wantIp = view_.ip;
+    violation(w, ip != wantIp, [ip, wantIp](const z3::model& m) {
+      return "the ip argument (a0) is " + hex(valueIn(m, ip)) + "; the traced site's ip is " +
+             hex(valueIn(m, wantIp));
+    });
+    z3::expr parent = st.reg(mips::reg::a1), wantParent = caller().reg(mips::reg::ra);
+    violation(w, parent != wantParent, [parent, wantParent](const z3::model& m) {
+      return "the parent ip argument (a1) is " + hex(valueIn(m, parent)) +
+             "; the traced function's return address is " + hex(valueIn(m, wantParent));
+    });
+    if (cb.ops) {
+      // The ops pointer is a C pointer: 4 bytes under n32 (lw, sign-extended
+      // into the 64-bit register), 8 under n64.
+      z3::expr ops = st.reg(mips::reg::a2);
+      z3::expr at = code_.symbols.at(*cb.ops);
+      z3::expr want = caller().load(at, abi_.pointerBytes);
+      if (abi_.pointerBytes * 8 < st.width()) want = z3::sext(want, st.width() - abi_.pointerBytes * 8);
+      std::string sym = *cb.ops;
+      violation(w, ops != want, [ops, want, sym](const z3::model& m) {
+        return "the ops argument (a2) is " + hex(valueIn(m, ops)) + "; " + sym + " holds " + hex(valueIn(m, want));
+      });
+    }
+    if (cb.regs) {
+      z3::expr regsMode = c_.bool_val(true);
+      if (const auto& mode = code_.contract.mode)
+        if (auto r = mips::parseGpr(mode->reg, entry_.target.abi))
+          regsMode = entry_.reg(*r) == c_.bv_val(mode->regs, entry_.width());
+      z3::expr regs = st.reg(mips::reg::a3), zero = c_.bv_val(0, st.width());
+      // The mode test has usually forked the path already: ask only what
+      // this path allows (loads from a null frame are not worth building).
+      bool canRegs = possible(w, regsMode), canNoregs = possible(w, !regsMode);
+      if (canRegs)
+        violation(w, regsMode && regs == zero,
+                  [](const z3::model&) { return std::string("regs mode, but the regs argument (a3) is null"); });
+      if (canNoregs)
+        violation(w, !regsMode && regs != zero, [regs](const z3::model& m) {
+          return "noregs mode, but the regs argument (a3) is " + hex(valueIn(m, regs)) + ", not null";
+        });
+      if (canRegs)
+      for (const auto& [slot, offset] : cb.ptRegs) {
+        z3::expr addr = frames_.index(st.normalize(st.address(regs) + c_.bv_val(uint64_t(offset), 64)));
+        z3::expr got = frames_.rewrite(st.load(addr, bytes)).simplify();
+        z3::expr want = slot == "epc" ? st.fromAddress(view_.ip)
+                                      : caller().reg(*mips::parseGpr(slot, entry_.target.abi));
+        std::string what = "pt_regs' " + slot + " (regs + " + std::to_string(offset) + ")";
+        violation(w, regsMode && got != want, [what, got, want](const z3::model& m) {
+          return what + " holds " + hex(valueIn(m, got)) + " at the call; F's entry value is " +
+                 hex(valueIn(m, want));
+        });
+      }
+    }
+    z3::expr sp = frames_.index(st.address(st.reg(mips::reg::sp)));
+    unsigned align = abi_.stackAlign;
+    violation(w, (sp & c_.bv_val(align - 1, 64)) != 0, [sp, align](const z3::model& m) {
+      return "sp is " + hex(valueIn(m, sp)) + " at the call, not " + std::to_string(align) + "-byte aligned";
+    });
+    // The callee owns the stack below its sp (and, under o32, the 16-byte
+    // home area at sp): all of it must lie below F's entry sp.
+    z3::expr owned = sp + c_.bv_val(entry_.target.abi == mips::Abi::O32 ? 16 : 0, 64);
+    z3::expr top = callerSp();
+    bool fits = z3::eq(owned.simplify(), top.simplify()) || justBelow(owned, top);
+    if (!fits) violation(w, z3::ugt(owned, top), [owned, top, cb](const z3::model& m) {
+      return cb.symbol + " may write memory up to " + hex(valueIn(m, owned)) + ", above F's entry sp " +
+             hex(valueIn(m, top));
+    });
+    // The call itself: returns to ra with the ABI's guarantees only.
+    z3::expr back = st.address(st.reg(mips::reg::ra));
+    z3::expr memory = st.memory;
+    mips::callExternal(st, abi_, cb.symbol, w.out.callbacks);
+    // Memory: the ABI model's "below sp changes", written as an offset from
+    // sp (the 2^63 bytes below it) so that reading the frame back at
+    // sp + k simplifies to what was stored there. Under o32 the callee may
+    // also store its register arguments in the 16-byte home area at sp.
+    std::string prefix = cb.symbol + "#" + std::to_string(w.out.callbacks) + ".";
+    z3::sort bytes8 = c_.array_sort(c_.bv_sort(64), c_.bv_sort(8));
+    z3::expr below = c_.constant((prefix + "mem").c_str(), bytes8);
+    z3::expr home = c_.constant((prefix + "home").c_str(), bytes8);
+    z3::expr a = c_.bv_const((prefix + "addr").c_str(), 64);
+    z3::expr offset = a - sp;
+    z3::expr inHome = entry_.target.abi == mips::Abi::O32 ? z3::ult(offset, c_.bv_val(16, 64)) : c_.bool_val(false);
+    st.memory = z3::lambda(a, z3::ite(offset < c_.bv_val(0, 64), z3::select(below, a),
+                                      z3::ite(inHome, z3::select(home, a), z3::select(memory, a))));
+    w.out.events.push_back(TrampolineEvent{TrampolineEvent::Kind::Callback, w.cpu.pc, {}, nullptr, cb.symbol, false});
+    w.cpu.pc = back;
+    ++w.out.callbacks;
+    return true;
+  }
+
+  // Back at the site: the caller's live state must be whole again.
+  void resume(Work& w) {
+    const mips::MachineState& now = w.cpu.state;
+    std::string cb = code_.contract.callback.symbol;
+    if (w.out.callbacks == 0)
+      violation(w, c_.bool_val(true), [cb](const z3::model&) {
+        return "returns to the resume address without calling " + cb;
+      });
+    std::vector<unsigned> except;
+    for (const std::string& r : code_.contract.clobbers)
+      if (auto n = mips::parseGpr(r, entry_.target.abi)) except.push_back(*n);
+    for (unsigned r : abi_.liveAtEntry) {
+      if (std::find(except.begin(), except.end(), r) != except.end()) continue;
+      z3::expr before = caller().reg(r), after = now.reg(r);
+      if (z3::eq(before, after)) continue;
+      std::string n = name(r);
+      violation(w, before != after, [n, before, after](const z3::model& m) {
+        return n + " is not restored: " + hex(valueIn(m, before)) + " at F's entry, " + hex(valueIn(m, after)) +
+               " at the resume address";
+      });
+    }
+    w.out.resumed = w.cpu;
+    finish(w);
+  }
+};
+
+}  // namespace
+
+z3::expr TrampolineCode::entry() const {
+  z3::context& c = base.ctx();
+  return base + c.bv_val(uint64_t(contract.entryOffset), 64);
+}
+
+std::string trampolineOrigin(const TrampolineCode& code, size_t word) {
+  return word == 0 ? code.contract.symbol : code.contract.symbol + "+" + hex(4 * word);
+}
+
+std::vector<TrampolineOutcome> runTrampoline(const TrampolineCode& code, const mips::Cpu& atEntry,
+                                             const CallerView& view, const Feasibility& feasible) {
+  return Runner(code, view, feasible, atEntry).run();
+}
+
+std::optional<TrampolineOutcome> replayTrampoline(const TrampolineCode& code, const mips::Cpu& atEntry,
+                                                  const CallerView& view, const z3::model& m) {
+  TrampolineCode concrete = code;
+  concrete.base = m.eval(code.base, true);
+  for (auto& [name, term] : concrete.symbols) term = m.eval(term, true);
+  for (TrampolineWord& w : concrete.words) w.fetched.word = m.eval(w.fetched.word, true);
+  CallerView concreteView{view.caller, m.eval(view.resume, true), m.eval(view.ip, true)};
+  mips::Cpu cpu = atEntry;
+  cpu.pc = m.eval(atEntry.pc, true);
+  auto holds = [&m](const std::vector<z3::expr>& path) {
+    for (const z3::expr& e : path)
+      if (!m.eval(e, true).is_true()) return false;
+    return true;
+  };
+  Feasibility decided = [&](const std::vector<z3::expr>& path, const z3::expr& cond) {
+    return holds(path) && m.eval(cond, true).is_true() ? Answer::Sat : Answer::Unsat;
+  };
+  for (TrampolineOutcome& o : runTrampoline(concrete, cpu, concreteView, decided))
+    if (holds(o.path)) return o;
+  return std::nullopt;
+}
+
+}  // namespace patchcheck

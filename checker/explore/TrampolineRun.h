@@ -1,0 +1,89 @@
+#pragma once
+// Runs a trampoline's real words symbolically, from a CPU at one of its
+// entries until control leaves the trampoline: the tracer callback is
+// modelled by the ABI (caller-saved registers havocked, callee-saved kept,
+// memory below sp changed), and the only way out allowed is the resume
+// address. Symbolic branches (the regs/noregs mode test) fork. Used by the
+// modular proof (checker/explore/TrampolineProof.h) and by `check
+// --inline-trampolines`, where it runs inside each pass.
+#include <z3++.h>
+
+#include <functional>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "checker/explore/Behaviour.h"
+#include "checker/explore/Prover.h"
+#include "checker/spec/TrampolineContract.h"
+#include "model/AbiModel.h"
+#include "model/Cpu.h"
+
+namespace patchcheck {
+
+struct TrampolineWord {
+  mips::Fetched fetched;
+  std::string text;  // the source line
+  SourceLocation where;
+};
+
+// One entry of a trampoline, assembled for one target and one spec.
+struct TrampolineCode {
+  TrampolineContract contract;
+  z3::expr base;                      // address of the file's first word (= the symbol)
+  std::vector<TrampolineWord> words;
+  std::map<std::string, z3::expr> symbols;  // the contract's own symbols (callback, data)
+  std::vector<z3::expr> constraints;  // their placement; the code apart from the site
+  int64_t ipOffset = 0;               // ip = resume + ipOffset for this spec's function
+  std::set<mips::EffectKind> allowedEffects;  // the spec's [site] allow_effects
+
+  z3::expr entry() const;
+  z3::expr callback() const { return symbols.at(contract.callback.symbol); }
+};
+
+// What the site's caller gave and must get back.
+struct CallerView {
+  const mips::MachineState* caller = nullptr;  // the state at F's entry
+  z3::expr resume;                             // where the site resumes
+  z3::expr ip;                                 // the traced ip the callback must get
+};
+
+// One thing the trampoline did, for counterexample traces.
+struct TrampolineEvent {
+  enum class Kind { Step, Callback, Settle };
+  Kind kind = Kind::Step;
+  std::optional<z3::expr> pc, word;
+  const mips::Fetched* fetched = nullptr;
+  std::string origin;  // "ftrace_regs_caller+0x10"
+  bool taken = false;  // Settle
+};
+
+struct TrampolineOutcome {
+  std::vector<z3::expr> path;
+  std::vector<Violation> violations;
+  std::vector<TrampolineEvent> events;
+  std::optional<mips::Cpu> resumed;  // control reached the resume address
+  unsigned callbacks = 0;
+  // Not a path but a gap: the solver could not decide a branch (or the run
+  // hit its path budget), so some paths were not explored. Whoever runs
+  // the trampoline must then answer UNKNOWN, never SAFE.
+  std::optional<std::string> undecided;
+};
+
+// Is `cond` possible together with `path` (and the caller's own facts)?
+using Feasibility = std::function<Answer(const std::vector<z3::expr>& path, const z3::expr& cond)>;
+
+std::vector<TrampolineOutcome> runTrampoline(const TrampolineCode&, const mips::Cpu& atEntry,
+                                             const CallerView&, const Feasibility&);
+
+// The same run on a model's values (the code, its symbols, the view): the
+// path the model takes, or nothing when no path matches it.
+std::optional<TrampolineOutcome> replayTrampoline(const TrampolineCode&, const mips::Cpu& atEntry,
+                                                  const CallerView&, const z3::model&);
+
+// "ftrace_regs_caller+0x10" for a trampoline address.
+std::string trampolineOrigin(const TrampolineCode&, size_t word);
+
+}  // namespace patchcheck

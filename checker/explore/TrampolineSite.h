@@ -1,0 +1,29 @@
+#pragma once
+// What loading a trampoline needs of the site that calls it: the spec and
+// target, the Z3 context, the site's symbol terms and placement constraints
+// so far, and the words the site and its body span. A view, not the whole
+// SiteInstance: SiteInstance::make loads its trampolines while it is being
+// built, so Trampolines.h must not need SiteInstance.h.
+#include <z3++.h>
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "checker/spec/Spec.h"
+#include "encoder/Target.h"
+
+namespace patchcheck {
+
+struct TrampolineSite {
+  const Spec& spec;
+  const mips::Target& target;
+  z3::context& ctx;
+  const std::map<std::string, z3::expr>& symbols;  // address terms of the spec's symbols, F included
+  const std::vector<z3::expr>& constraints;        // the site's placement constraints
+  unsigned regionWords = 0;                        // words of the site and its body
+
+  z3::expr symbol(const std::string& name) const { return symbols.at(name); }
+};
+
+}  // namespace patchcheck

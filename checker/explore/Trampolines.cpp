@@ -1,0 +1,325 @@
+#include "checker/explore/Trampolines.h"
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "checker/explore/Placement.h"
+#include "checker/explore/Sha256.h"
+#include "checker/spec/ContractFile.h"
+#include "checker/spec/Regions.h"
+#include "checker/spec/SpecTree.h"
+#include "encoder/Assembler.h"
+#include "encoder/Decoder.h"
+#include "encoder/Registers.h"
+#include "encoder/SymbolicWord.h"
+
+namespace patchcheck {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::optional<std::string> readFile(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return std::nullopt;
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+z3::expr signExtended(z3::context& c, uint64_t v, const mips::Target& t) {
+  return c.bv_val(addressFor(v, t).value_or(v), 64);
+}
+
+// The ip offset for the spec's function F: the contract's entry for the
+// region F lies in, or for a region that contains F's region (or address).
+std::optional<int64_t> ipOffsetFor(const std::map<std::string, int64_t>& offsets, const Spec& spec,
+                                   const mips::Target& t) {
+  if (auto it = offsets.find(""); it != offsets.end()) return it->second;
+  auto regions = regionsFor(spec, t);
+  const SymbolSpec* f = spec.symbol(spec.function);
+  std::string name = f ? f->region : "kernel-text";
+  if (auto it = offsets.find(name); it != offsets.end() && (!f || !f->value)) return it->second;
+  uint64_t lo = 0, hi = 0;
+  if (f && f->value) {
+    auto a = symbolAddress(*f, t);
+    if (!a) return std::nullopt;
+    lo = hi = *a;
+  } else if (const RegionSpec* r = findRegion(regions, name)) {
+    lo = r->lo, hi = r->hi;
+  } else {
+    return std::nullopt;
+  }
+  for (const auto& [region, offset] : offsets)
+    if (const RegionSpec* r = findRegion(regions, region); r && r->lo <= lo && hi <= r->hi) return offset;
+  return std::nullopt;
+}
+
+class Loader {
+ public:
+  Loader(const TrampolineFiles& files, const std::string& symbol, const TrampolineSite& site)
+      : files_(files), symbol_(symbol), site_(site), c_(site.ctx), t_(site.target) {}
+
+  std::variant<std::vector<TrampolineCode>, Diagnostics> run() {
+    auto loaded = loadContractFile(files_.contract);
+    if (auto* e = std::get_if<Diagnostics>(&loaded)) return *e;
+    contract_ = std::get<ContractFile>(loaded);
+    SourceLocation top{files_.contract, 1, 1};
+    if (contract_.symbol != symbol_)
+      return Diagnostics{{top, "the contract is for '" + contract_.symbol + "', but the spec calls this file '" +
+                                   symbol_ + "'"}};
+    if (!contract_.supports(t_))
+      return Diagnostics{{top, "this trampoline is not written for " + t_.str() + " (see its isa and abi)"}};
+    placeSymbols();
+    checkNames();
+    if (!errors_.empty()) return errors_;
+    auto words = assemble();
+    if (!errors_.empty()) return errors_;
+    std::vector<TrampolineCode> out;
+    for (const TrampolineContract& entry : contract_.entries) {
+      TrampolineCode code{entry, base(), words, symbols_, constraints_, ipOffset_, {}};
+      code.contract.source = treeName(site_.spec.root, files_.assembly);
+      code.contract.sourceSha256 = sourceSha256_;
+      out.push_back(std::move(code));
+    }
+    return out;
+  }
+
+ private:
+  TrampolineFiles files_;
+  std::string symbol_;
+  const TrampolineSite& site_;
+  z3::context& c_;
+  mips::Target t_;
+  ContractFile contract_;
+  Diagnostics errors_;
+  std::map<std::string, z3::expr> symbols_;  // the contract's symbols (and spec ones it uses)
+  std::vector<z3::expr> constraints_;
+  int64_t ipOffset_ = 0;
+  size_t codeWords_ = 0;
+  std::string sourceSha256_;  // of the assembly as read and assembled
+
+  z3::expr base() const { return site_.symbol(symbol_); }
+
+  std::optional<z3::expr> term(const std::string& name) const {
+    if (name == symbol_) return base();
+    if (auto it = symbols_.find(name); it != symbols_.end()) return it->second;
+    if (auto it = site_.symbols.find(name); it != site_.symbols.end()) return it->second;
+    return std::nullopt;
+  }
+
+  void placeSymbols() {
+    auto regions = regionsFor(site_.spec, t_);
+    for (const ContractSymbol& s : contract_.symbols) {
+      if (site_.symbols.count(s.name)) {  // the spec's placement wins
+        symbols_.emplace(s.name, site_.symbol(s.name));
+        continue;
+      }
+      std::string regionName = !s.region.empty() ? s.region : !s.regionStart.empty() ? s.regionStart : s.regionEnd;
+      const RegionSpec* r = s.value ? nullptr : findRegion(regions, regionName);
+      if (!s.value && !r) {
+        errors_.push_back({s.where, "symbol '" + s.name + "' names unknown region '" + regionName + "' for " + t_.str()});
+        continue;
+      }
+      if (s.value) {
+        symbols_.emplace(s.name, signExtended(c_, *s.value, t_));
+      } else if (!s.regionStart.empty()) {
+        symbols_.emplace(s.name, c_.bv_val(r->lo, 64));
+      } else if (!s.regionEnd.empty()) {
+        symbols_.emplace(s.name, c_.bv_val(r->hi + 1, 64));
+      } else {
+        z3::expr x = c_.bv_const(s.name.c_str(), 64);
+        constraints_.push_back(z3::uge(x, c_.bv_val(r->lo, 64)) && z3::ule(x, c_.bv_val(r->hi, 64)));
+        if (s.align > 1) constraints_.push_back((x & c_.bv_val(s.align - 1, 64)) == 0);
+        symbols_.emplace(s.name, x);
+      }
+    }
+    if (!contract_.entries.empty()) {  // every entry shares the callback
+      const TrampolineCallback& cb = contract_.entries.front().callback;
+      for (const std::string& name : {cb.symbol, cb.ops.value_or(cb.symbol)})
+        if (!term(name))
+          errors_.push_back({{files_.contract, 1, 1}, "symbol '" + name +
+                                                          "' is used by the contract but declared neither in its "
+                                                          "[symbols] nor in the spec"});
+        else if (!symbols_.count(name))
+          symbols_.emplace(name, *term(name));
+    }
+    if (contract_.entries.empty()) return;
+    auto offset = ipOffsetFor(contract_.entries.front().callback.ipOffset, site_.spec, t_);
+    if (offset) ipOffset_ = *offset;
+    else
+      errors_.push_back({contract_.ipWhere, "no ip offset for a function placed where the spec's " +
+                                                site_.spec.function + " lies"});
+  }
+
+  void checkNames() {
+    auto known = [&](const std::string& r) { return mips::parseGpr(r, t_.abi).has_value(); };
+    for (size_t i = 0; i < contract_.entries.size(); ++i) {
+      const TrampolineContract& e = contract_.entries[i];
+      const SourceLocation& at = contract_.entryWhere[i];
+      std::vector<std::string> regs{e.resume};
+      if (e.savedRa) regs.push_back(*e.savedRa);
+      if (e.mode) regs.push_back(e.mode->reg);
+      regs.insert(regs.end(), e.clobbers.begin(), e.clobbers.end());
+      for (const auto& [slot, off] : e.callback.ptRegs)
+        if (slot != "epc") regs.push_back(slot);
+      for (const std::string& r : regs)
+        if (!known(r)) errors_.push_back({at, "'" + r + "' is not a register under " + std::string(mips::name(t_.abi))});
+    }
+  }
+
+  std::vector<TrampolineWord> assemble() {
+    std::vector<TrampolineWord> out;
+    auto text = readFile(files_.assembly);
+    if (!text) {
+      errors_.push_back({{files_.assembly, 1, 1}, "cannot read the trampoline"});
+      return out;
+    }
+    sourceSha256_ = sha256Hex(*text);
+    mips::AssemblyOptions o;
+    o.target = t_;
+    o.requireLuiReach = true;
+    z3::expr b = base().simplify();
+    uint64_t fixed = 0;
+    bool concreteBase = b.is_numeral() && b.is_numeral_u64(fixed);
+    o.base = concreteBase ? mips::Value::constant(int64_t(fixed)) : mips::Value{symbol_, 0};
+    auto add = [&](const std::string& name, const z3::expr& e) {
+      if (name == symbol_) return;
+      z3::expr s = e.simplify();
+      uint64_t v = 0;
+      if (s.is_numeral() && s.is_numeral_u64(v)) o.symbols[name] = v;
+      else o.symbolic.insert(name);
+    };
+    for (const auto& [name, e] : site_.symbols) add(name, e);
+    for (const auto& [name, e] : symbols_) add(name, e);
+    auto assembled = mips::assemble(*text, files_.assembly, o);
+    if (auto* e = std::get_if<Diagnostics>(&assembled)) {
+      for (Diagnostic d : *e) {
+        d.message += " (for " + t_.str() + ")";
+        errors_.push_back(d);
+      }
+      return out;
+    }
+    const mips::Assembly& a = std::get<mips::Assembly>(assembled);
+    auto label = a.labels.find(symbol_);
+    if (label == a.labels.end() || !(label->second == o.base))
+      errors_.push_back({{files_.assembly, 1, 1}, "the file must define the label '" + symbol_ + "' at its first word"});
+    codeWords_ = a.words.size();
+    addCodeConstraints();
+    auto sym = [this](const std::string& n) { return *term(n); };
+    std::vector<z3::expr> placement = site_.constraints, conditions;
+    placement.insert(placement.end(), constraints_.begin(), constraints_.end());
+    std::vector<std::pair<const mips::AssembledWord*, std::string>> owner;  // the word and why
+    for (const mips::AssembledWord& w : a.words) {
+      mips::SymbolicWord sw = mips::symbolicWord(w, t_, c_, sym);
+      for (size_t k = 0; k < sw.conditions.size(); ++k) {
+        conditions.push_back(sw.conditions[k]);
+        owner.push_back({&w, sw.reasons[k]});
+      }
+      out.push_back(TrampolineWord{mips::Fetched{mips::decode(sw.knownBits, t_.isa), sw.knownBits, sw.word},
+                                   w.source, w.where});
+    }
+    for (const FailedCondition& f : failingConditions(c_, placement, conditions)) {
+      const auto& [w, why] = owner[f.index];
+      errors_.push_back({w->where, "'" + w->source + "' cannot be encoded for every placement (" + t_.str() +
+                                       "): it needs " + why + " (relocation overflow)"});
+    }
+    return out;
+  }
+
+  // The trampoline is a function of its own: its words lie apart from the
+  // site, the callback lies apart from both, and on 32-bit ISAs every
+  // address is a sign-extended 32-bit value.
+  void addCodeConstraints() {
+    z3::expr t = base();
+    z3::expr end = t + c_.bv_val(uint64_t(4 * codeWords_), 64);
+    z3::expr f = site_.symbol(site_.spec.function);
+    z3::expr siteEnd = f + c_.bv_val(uint64_t(4) * (site_.regionWords + 1), 64);
+    constraints_.push_back(z3::ult(t, end));
+    constraints_.push_back(z3::ule(end, f) || z3::ule(siteEnd, t));
+    if (!contract_.entries.empty()) {
+      z3::expr cb = symbols_.at(contract_.entries.front().callback.symbol);
+      constraints_.push_back(z3::ult(cb, t) || z3::uge(cb, end));
+      constraints_.push_back(z3::ult(cb, f) || z3::uge(cb, siteEnd));
+    }
+    for (const auto& [name, other] : site_.symbols)  // other functions the spec names
+      if (name != symbol_ && name != site_.spec.function)
+        constraints_.push_back(z3::ult(other, t) || z3::uge(other, end));
+    if (!t_.is64())
+      for (const z3::expr& x : {t, f})
+        constraints_.push_back(z3::sext(x.extract(31, 0), 32) == x);
+  }
+};
+
+}  // namespace
+
+std::optional<TrampolineFiles> resolveTrampoline(const Spec& spec, const std::string& path, const mips::Target& t) {
+  fs::path given(path);
+  if (!given.is_absolute() && spec.trampolineDir.empty()) return std::nullopt;
+  fs::path full = given.is_absolute() ? given : fs::path(spec.trampolineDir) / given;
+  std::vector<fs::path> candidates;
+  if (full.extension() == ".S") {
+    fs::path wide = full;
+    wide.replace_filename(full.stem().string() + (t.is64() ? "_64" : "_32") + ".S");
+    candidates.push_back(wide);
+  }
+  candidates.push_back(full);
+  for (const fs::path& p : candidates)
+    if (fs::exists(p)) {
+      fs::path contract = p;
+      contract.replace_extension(".toml");
+      return TrampolineFiles{p.string(), contract.string()};
+    }
+  return std::nullopt;
+}
+
+std::variant<std::vector<TrampolineCode>, Diagnostics> loadTrampoline(const TrampolineFiles& files,
+                                                                     const std::string& symbol,
+                                                                     const TrampolineSite& site) {
+  return Loader(files, symbol, site).run();
+}
+
+std::variant<TrampolineSet, Diagnostics> loadTrampolines(const TrampolineSite& site) {
+  const Spec& spec = site.spec;
+  TrampolineSet out;
+  Diagnostics errs;
+  for (const auto& [symbol, path] : spec.trampolines) {
+    auto files = resolveTrampoline(spec, path, site.target);
+    auto named = spec.trampolineWhere.find(symbol);
+    SourceLocation where = named != spec.trampolineWhere.end() ? named->second : SourceLocation{spec.path, 1, 1};
+    if (!files && spec.trampolineDir.empty() && !fs::path(path).is_absolute()) {
+      errs.push_back({where, "trampoline '" + symbol + "': no trampolines/ directory in the spec's directory or above "
+                             "it; pass --trampolines DIR (docs/spec-format.md)"});
+      continue;
+    }
+    if (!files) {
+      std::string wanted = fs::path(path).is_absolute() ? path : (fs::path(spec.trampolineDir) / path).string();
+      errs.push_back({where, "trampoline '" + symbol + "': no file " + wanted + " (nor a _32/_64 variant)"});
+      continue;
+    }
+    if (!std::filesystem::exists(files->contract)) {
+      errs.push_back({where, "trampoline '" + symbol + "': no contract file " + files->contract +
+                                 " beside its assembly (docs/trampolines.md)"});
+      continue;
+    }
+    auto codes = loadTrampoline(*files, symbol, site);
+    if (auto* e = std::get_if<Diagnostics>(&codes)) {
+      errs.insert(errs.end(), e->begin(), e->end());
+      continue;
+    }
+    for (TrampolineCode& c : std::get<std::vector<TrampolineCode>>(codes)) {
+      std::string key = c.contract.key();
+      out.emplace(key, std::move(c));
+    }
+  }
+  if (!errs.empty()) return errs;
+  return out;
+}
+
+std::map<std::string, TrampolineContract> contractsOf(const TrampolineSet& set) {
+  std::map<std::string, TrampolineContract> out;
+  for (const auto& [key, code] : set) out.emplace(key, code.contract);
+  return out;
+}
+
+}  // namespace patchcheck

@@ -1,0 +1,107 @@
+#include "checker/report/Baseline.h"
+
+#include "checker/report/TableFile.h"
+
+#include <algorithm>
+#include <filesystem>
+
+namespace patchcheck {
+namespace {
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+const json* find(const json& array, const std::string& key, const std::string& value) {
+  for (const json& x : array)
+    if (x.value(key, "") == value) return &x;
+  return nullptr;
+}
+
+std::string stepsText(const json& steps) {
+  std::string s;
+  for (const json& st : steps) {
+    std::string one = st["op"];
+    if (one == "write") one += " " + std::to_string(st["index"].get<unsigned>()) + " (" + st["text"].get<std::string>() + ")";
+    s += (s.empty() ? "" : ", ") + one;
+  }
+  return s;
+}
+
+// Words and behaviour of a state, without its verification counts.
+json stateContent(const json* s) {
+  if (!s) return nullptr;
+  return {{"words", (*s)["words"]}, {"behaviour", (*s)["behaviour"]}};
+}
+
+json stepsContent(const json& tr) {
+  return {{"steps", tr["steps"]}, {"when", tr["when"]}};
+}
+
+}  // namespace
+
+std::string changeKey(const std::string& target, const std::string& transition) {
+  return target + " " + transition;
+}
+
+std::variant<std::vector<json>, Diagnostic> loadBaselines(const std::vector<std::string>& paths) {
+  std::vector<json> out;
+  for (const std::string& p : paths) {
+    std::vector<fs::path> files;
+    if (fs::is_directory(p)) {
+      for (const auto& e : fs::directory_iterator(p))
+        if (e.path().extension() == ".json") files.push_back(e.path());
+      std::sort(files.begin(), files.end());
+    } else {
+      files.push_back(p);
+    }
+    for (const fs::path& f : files) {
+      auto t = loadTableFile(f.string());
+      if (auto* e = std::get_if<Diagnostic>(&t)) return *e;
+      out.push_back(std::get<json>(std::move(t)));
+    }
+  }
+  return out;
+}
+
+const json* baselineFor(const std::vector<json>& tables, const std::string& specName) {
+  for (const json& t : tables)
+    if (t["spec"].value("name", "") == specName) return &t;
+  return nullptr;
+}
+
+std::map<std::string, std::string> changesAgainst(const json* baseline, const json& current) {
+  std::map<std::string, std::string> out;
+  std::string global;
+  if (!baseline) global = "no certified table for this spec";
+  else if ((*baseline)["certificate"]["model"] != current["certificate"]["model"])
+    global = "model options changed since the certified table";
+  else if ((*baseline)["certificate"]["instruction_table_sha256"] != current["certificate"]["instruction_table_sha256"])
+    global = "the instruction table changed since the certified table";
+  else if ((*baseline)["certificate"]["trampolines"] != current["certificate"]["trampolines"])
+    global = "trampoline sources changed since the certified table";
+  for (const json& t : current["targets"]) {
+    std::string target = t["target"];
+    const json* bt = baseline ? find((*baseline)["targets"], "target", target) : nullptr;
+    for (const json& tr : t["transitions"]) {
+      std::string key = changeKey(target, tr["name"]);
+      if (!global.empty()) {
+        out[key] = global;
+        continue;
+      }
+      const json* btr = bt ? find((*bt)["transitions"], "name", tr["name"]) : nullptr;
+      if (!bt) out[key] = "target " + target + " is not in the certified table";
+      else if (!btr) out[key] = "new transition (not in the certified table)";
+      else if (stepsContent(*btr) != stepsContent(tr))
+        out[key] = "steps changed: certified [" + stepsText((*btr)["steps"]) + "], now [" + stepsText(tr["steps"]) + "]";
+      else
+        for (const std::string& side : {tr["from"].get<std::string>(), tr["to"].get<std::string>()})
+          if (stateContent(find((*bt)["states"], "name", side)) != stateContent(find(t["states"], "name", side))) {
+            out[key] = "state '" + side + "' changed (words or behaviour)";
+            break;
+          }
+    }
+  }
+  return out;
+}
+
+}  // namespace patchcheck

@@ -1,0 +1,87 @@
+#include "checker/report/Certificate.h"
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "checker/explore/Sha256.h"
+#include "checker/spec/SpecTree.h"
+#include "encoder/InstructionTable.h"
+
+namespace patchcheck {
+namespace fs = std::filesystem;
+
+std::string instructionTableText() {
+  std::string out;
+  for (const mips::InstrDesc& d : mips::instructionTable()) {
+    char row[160];
+    snprintf(row, sizeof row, "%s|op=%u|match=%08x|mask=%08x|isas=%02x|operands=%u,%u,%u,%u|flags=%04x|rule=%u\n",
+             std::string(d.mnemonic).c_str(), unsigned(d.op), d.match, d.mask(), unsigned(d.isas),
+             unsigned(d.operands[0]), unsigned(d.operands[1]), unsigned(d.operands[2]),
+             unsigned(d.operands[3]), unsigned(d.flags),
+             unsigned(d.rule));
+    out += row;
+  }
+  return out;
+}
+
+namespace {
+
+std::optional<std::string> readFile(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// The files a [trampolines] entry may name (<path> under the spec's
+// trampoline directory, its _32/_64 variants, and the contract .toml beside
+// each), those that exist, named from the spec's tree root.
+nlohmann::json trampolineFiles(const Spec& spec, const std::string& path) {
+  fs::path given(path);
+  nlohmann::json files = nlohmann::json::array();
+  if (!given.is_absolute() && spec.trampolineDir.empty()) return files;
+  fs::path full = given.is_absolute() ? given : fs::path(spec.trampolineDir) / given;
+  std::vector<fs::path> candidates = {full};
+  if (full.extension() == ".S")
+    for (const char* w : {"_32", "_64"}) {
+      fs::path v = full;
+      v.replace_filename(full.stem().string() + w + ".S");
+      candidates.push_back(v);
+    }
+  for (const fs::path& c : candidates)
+    for (fs::path p : {c, fs::path(c).replace_extension(".toml")})
+      if (auto text = readFile(p)) files.push_back({{"file", treeName(spec.root, p.string())}, {"sha256", sha256Hex(*text)}});
+  return files;
+}
+
+const char* fetchName(FetchKind f) {
+  switch (f) {
+    case FetchKind::Sc: return "sc";
+    case FetchKind::Weak: return "weak";
+    case FetchKind::Stale: return "stale";
+  }
+  return "?";
+}
+
+}  // namespace
+
+nlohmann::json certificateInputs(const Spec& spec, unsigned timeoutMs) {
+  nlohmann::json c;
+  c["spec_sha256"] = sha256Hex(spec.text);
+  c["trampolines"] = nlohmann::json::array();
+  for (const auto& [symbol, path] : spec.trampolines)
+    c["trampolines"].push_back({{"symbol", symbol}, {"path", path}, {"files", trampolineFiles(spec, path)}});
+  c["instruction_table_sha256"] = sha256Hex(instructionTableText());
+  c["tool"] = std::string("patchcheck ") + PATCHCHECK_VERSION;
+  c["model"] = {{"fetch", fetchName(spec.model.fetch)},
+                {"line_bytes", spec.model.lineBytes},
+                {"preemption", spec.model.preemption ? "full" : "none"},
+                {"delay_slot_interrupts", spec.model.delaySlotInterrupts},
+                {"solver_timeout_ms", timeoutMs}};
+  return c;
+}
+
+}  // namespace patchcheck

@@ -1,0 +1,240 @@
+#include "checker/report/PatchTable.h"
+
+#include <bit>
+#include <cctype>
+#include <cstdio>
+
+#include "checker/report/Certificate.h"
+#include "checker/spec/SpecTarget.h"
+#include "checker/spec/SpecTree.h"
+
+namespace patchcheck {
+namespace {
+
+std::string hex32(uint32_t v) {
+  char b[16];
+  snprintf(b, sizeof b, "0x%08x", v);
+  return b;
+}
+
+const char* relocKind(mips::Reloc r) {
+  switch (r) {
+    case mips::Reloc::None: return "abs";
+    case mips::Reloc::Hi: return "hi";
+    case mips::Reloc::Lo: return "lo";
+    case mips::Reloc::Higher: return "higher";
+    case mips::Reloc::Highest: return "highest";
+  }
+  return "?";
+}
+
+bool isBranch(mips::Opnd k) { return k == mips::Opnd::Br16 || k == mips::Opnd::Br21 || k == mips::Opnd::Br26; }
+
+// One word: its value, or for a word that depends on an address the fixed
+// bits (opcode, registers: from the instruction table row the assembler
+// chose) and how the address-dependent field is formed.
+nlohmann::json wordJson(const mips::AssembledWord& w, const std::string& text, unsigned index) {
+  nlohmann::json j{{"index", index}, {"text", text}};
+  if (w.isConcrete()) {
+    j["word"] = hex32(w.bits);
+    return j;
+  }
+  j["fixed"] = hex32(w.bits & ~w.symbolicMask);
+  j["field_mask"] = hex32(w.symbolicMask);
+  j["field_shift"] = std::countr_zero(w.symbolicMask);
+  nlohmann::json enc;
+  const mips::Operand* op = nullptr;
+  if (!w.desc) op = &w.operands[0];
+  else
+    for (const mips::Operand& o : w.operands)
+      if (o.kind != mips::Opnd::None && (mips::operandBits(o.kind) & w.symbolicMask)) op = &o;
+  if (!op) return j;
+  enc["symbol"] = op->expr.value.symbol;
+  enc["addend"] = op->expr.value.addend;
+  bool relative = w.desc && (isBranch(op->kind) || op->kind == mips::Opnd::Jump26);
+  if (w.desc && op->kind == mips::Opnd::Jump26) enc["kind"] = "jump26";
+  else if (relative) enc["kind"] = "branch";
+  else enc["kind"] = relocKind(op->expr.reloc);
+  if (relative && enc["kind"] == "branch") {  // offset from the delay slot, wherever the site lies
+    enc["slot_symbol"] = w.address.symbol;
+    enc["slot_addend"] = w.address.addend + 4;
+  }
+  if (!relative && op->expr.reloc != mips::Reloc::None)
+    enc["text"] = std::string(mips::relocName(op->expr.reloc)) + "(" + op->expr.value.str() + ")";
+  else
+    enc["text"] = op->expr.value.str();
+  j["encoding"] = enc;
+  return j;
+}
+
+const char* whenName(When w) {
+  switch (w) {
+    case When::Live: return "live";
+    case When::StopMachine: return "stop_machine";
+    case When::Boot: return "boot";
+  }
+  return "?";
+}
+
+nlohmann::json countsJson(const Counts& c) {
+  return {{"intermediate_states", c.intermediateStates}, {"executions", c.executions}, {"paths", c.paths},
+          {"queries", c.queries}};
+}
+
+}  // namespace
+
+std::string cIdentifier(const std::string& s) {
+  std::string out;
+  for (char c : s) out += std::isalnum((unsigned char)c) ? char(std::tolower((unsigned char)c)) : '_';
+  if (out.empty() || std::isdigit((unsigned char)out[0])) out = "_" + out;
+  return out;
+}
+
+std::string tableStem(const std::string& specName) {
+  std::string out;
+  for (char c : specName) out += std::isalnum((unsigned char)c) || c == '-' || c == '_' ? c : '_';
+  return out.empty() ? "table" : out;
+}
+
+std::vector<std::string> tableRefusals(const std::vector<SpecResult>& results,
+                                       const std::vector<mips::Target>& targets) {
+  std::vector<std::string> out;
+  for (size_t i = 0; i < results.size(); ++i) {
+    for (const TrampolineResult& k : results[i].trampolines)
+      if (k.verdict != Verdict::Safe)
+        out.push_back(results[i].spec + " [" + targets[i].str() + "] trampoline " + k.entry + ": " +
+                      std::string(name(k.verdict)));
+    for (const StateResult& s : results[i].states)
+      if (s.verdict != Verdict::Safe)
+        out.push_back(results[i].spec + " [" + targets[i].str() + "] state " + s.state + ": " +
+                      std::string(name(s.verdict)));
+    for (const TransitionResult& t : results[i].transitions)
+      if (t.verdict != Verdict::Safe)
+        out.push_back(results[i].spec + " [" + targets[i].str() + "] " + t.transition + ": " +
+                      std::string(name(t.verdict)));
+  }
+  return out;
+}
+
+std::variant<nlohmann::json, Diagnostics> patchTable(const Spec& spec, const std::vector<mips::Target>& targets,
+                                                     const std::vector<SpecResult>& results,
+                                                     const TableOptions& opt) {
+  nlohmann::json table;
+  table["format"] = "patchcheck-table/1";
+  table["spec"] = {{"name", spec.name}, {"path", treeName(spec.root, spec.path)}, {"summary", spec.summary}, {"function", spec.function},
+                   {"words", spec.words}, {"prefix", cIdentifier(spec.name)}};
+  table["options"] = {{"matrix", opt.matrix}};
+  Counts total;
+  unsigned transitions = 0, states = 0;
+  Diagnostics errs;
+  table["targets"] = nlohmann::json::array();
+  for (size_t ti = 0; ti < targets.size(); ++ti) {
+    const mips::Target& t = targets[ti];
+    nlohmann::json tj{{"target", t.str()}, {"isa", mips::name(t.isa)}, {"abi", mips::name(t.abi)},
+                      {"endian", mips::name(t.endian)}};
+    // The trampolines' own proofs, which every `call` in the table relies on.
+    tj["trampolines"] = nlohmann::json::array();
+    for (const TrampolineResult& k : results[ti].trampolines)
+      tj["trampolines"].push_back({{"entry", k.entry}, {"source", k.source}, {"source_sha256", k.sourceSha256},
+                                   {"verdict", name(k.verdict)},
+                                   {"paths", k.counts.paths}, {"queries", k.counts.queries}});
+    std::map<std::string, std::vector<nlohmann::json>> words;  // state -> word entries
+    tj["states"] = nlohmann::json::array();
+    for (const StateSpec& st : spec.states) {
+      auto a = assembleState(spec, st, t);
+      if (auto* e = std::get_if<Diagnostics>(&a)) {
+        errs.insert(errs.end(), e->begin(), e->end());
+        continue;
+      }
+      const auto& asmWords = std::get<mips::Assembly>(a).words;
+      nlohmann::json sj{{"name", st.name}, {"behaviour", spec.behaviour.at(st.name).str()}};
+      for (unsigned i = 0; i < spec.words; ++i) words[st.name].push_back(wordJson(asmWords[i], st.words[i].text, i));
+      sj["words"] = words[st.name];
+      for (const StateResult& r : results[ti].states)
+        if (r.state == st.name) sj["verification"] = countsJson(r.counts), sj["verification"]["verdict"] = name(r.verdict);
+      ++states;
+      tj["states"].push_back(sj);
+    }
+    tj["transitions"] = nlohmann::json::array();
+    for (const TransitionSpec& x : spec.transitions) {
+      const TransitionSpec* ts = &x;
+      const TransitionResult* checked = nullptr;
+      for (const TransitionResult& r : results[ti].transitions)
+        if (r.transition == x.name()) checked = &r;
+      if (!words.count(ts->to)) continue;
+      nlohmann::json trj{{"name", ts->name()}, {"from", ts->from}, {"to", ts->to}, {"when", whenName(ts->when)},
+                         {"line", ts->where.line}};
+      trj["steps"] = nlohmann::json::array();
+      for (const StepSpec& s : ts->steps) {
+        switch (s.kind) {
+          case StepSpec::Kind::Write: {
+            nlohmann::json w;
+            if (s.interim) {
+              auto a = assembleWord(spec, *s.interim, s.index, t);
+              if (auto* e = std::get_if<Diagnostics>(&a)) {
+                errs.insert(errs.end(), e->begin(), e->end());
+                continue;
+              }
+              w = wordJson(std::get<mips::AssembledWord>(a), s.interim->text, s.index);
+              w["interim"] = true;
+            } else if (s.index < spec.words) {
+              w = words[ts->to][s.index];
+            } else {
+              continue;  // the checker refused this already
+            }
+            w["op"] = "write";
+            trj["steps"].push_back(w);
+            break;
+          }
+          case StepSpec::Kind::Sync: trj["steps"].push_back({{"op", "sync"}}); break;
+          case StepSpec::Kind::Flush: trj["steps"].push_back({{"op", "flush"}}); break;
+          case StepSpec::Kind::Wait: trj["steps"].push_back({{"op", "wait"}}); break;
+        }
+      }
+      if (checked) {  // without results (the gate's comparison with a baseline): the content only
+        const TransitionResult& r = *checked;
+        nlohmann::json v = countsJson(r.counts);
+        v["verdict"] = name(r.verdict);
+        v["all_unsat"] = r.verdict == Verdict::Safe;
+        trj["verification"] = v;
+        total.intermediateStates += r.counts.intermediateStates;
+        total.executions += r.counts.executions;
+        total.paths += r.counts.paths;
+        total.queries += r.counts.queries;
+        ++transitions;
+      }
+      tj["transitions"].push_back(trj);
+    }
+    table["targets"].push_back(tj);
+  }
+  if (!errs.empty()) return errs;
+  nlohmann::json cert = certificateInputs(spec, opt.timeoutMs);
+  nlohmann::json summary = countsJson(total);
+  summary["targets"] = targets.size();
+  summary["states_checked"] = states;
+  summary["transitions_checked"] = transitions;
+  summary["all_unsat"] = tableRefusals(results, targets).empty();
+  cert["verification"] = summary;
+  table["certificate"] = cert;
+  return table;
+}
+
+std::variant<BuiltTable, Diagnostics> buildTable(const Spec& spec, const TableOptions& opt, const RunControl& rc) {
+  BuiltTable b;
+  b.targets = targetsOf(spec, opt.matrix);
+  for (const mips::Target& t : b.targets)
+    if (auto p = mips::targetProblem(t)) return Diagnostics{{{spec.path, 0, 0}, *p}};
+  CheckOptions co;
+  co.timeoutMs = opt.timeoutMs;
+  auto r = checkTargets(spec, b.targets, co, rc);
+  if (auto* e = std::get_if<Diagnostics>(&r)) return *e;
+  b.results = std::get<std::vector<SpecResult>>(std::move(r));
+  b.refusals = tableRefusals(b.results, b.targets);
+  if (!b.refusals.empty()) return b;
+  auto j = patchTable(spec, b.targets, b.results, opt);
+  if (auto* e = std::get_if<Diagnostics>(&j)) return *e;
+  b.json = std::get<nlohmann::json>(std::move(j));
+  return b;
+}
+
+}  // namespace patchcheck

@@ -1,0 +1,294 @@
+#include "checker/report/Report.h"
+
+#include <cstdio>
+#include <iomanip>
+#include <sstream>
+
+#include "checker/explore/Behaviour.h"
+#include "encoder/Hex.h"
+
+namespace patchcheck {
+namespace {
+
+std::string counts(const Counts& c) {
+  char buf[160];
+  snprintf(buf, sizeof buf, "%u intermediate states, %u executions, %u paths, %u queries, %.3f s",
+           c.intermediateStates, c.executions, c.paths, c.queries, c.seconds);
+  return buf;
+}
+
+std::string expectation(const TransitionResult& t) {
+  if (!t.expect) return "";
+  if (t.expectationMet()) return "  (as expected)";
+  if (t.verdict == Verdict::Unknown)
+    return std::string("  (neither confirms nor refutes the spec's ") + (*t.expect == Expect::Safe ? "safe" : "unsafe") + ")";
+  return std::string("  EXPECTATION MISMATCH: the spec says ") +
+         (*t.expect == Expect::Safe ? "safe" : "unsafe");
+}
+
+std::string pad(std::string s, size_t n) {
+  if (s.size() < n) s.resize(n, ' ');
+  return s;
+}
+
+}  // namespace
+
+void printCounterexample(std::ostream& o, const Counterexample& cx, const std::string& in,
+                         const mips::Target& t) {
+  auto addr = [&t](uint64_t a) { return hex(t.is64() ? a : (a & 0xffffffffull)); };
+  o << in << "broken rule: " << cx.rule << "\n";
+  if (!cx.intermediateState.empty()) o << in << "words seen:  " << cx.intermediateState << "\n";
+  if (!cx.schedule.empty()) {
+    o << in << "schedule:   ";
+    for (const FetchEvent& f : cx.schedule)
+      o << " [word " << f.word << ": " << f.version << ", " << f.writesLanded << " writes landed]";
+    o << "\n";
+  }
+  for (const std::string& i : cx.interrupts) o << in << i << "\n";
+  if (!cx.trace.empty()) {
+    o << in << "trace:\n";
+    for (const TraceStep& s : cx.trace) {
+      char head[64];
+      if (t.is64()) snprintf(head, sizeof head, "%016llx: %08x  ", (unsigned long long)s.address, s.word);
+      else snprintf(head, sizeof head, "%08llx: %08x  ", (unsigned long long)(s.address & 0xffffffffull), s.word);
+      o << in << "  " << head << pad(s.text, 26) << (s.note.empty() ? s.origin : pad(s.origin, 24) + "  " + s.note)
+        << "\n";
+    }
+  }
+  if (!cx.symbols.empty()) {
+    o << in << "symbols:    ";
+    for (const auto& [n, v] : cx.symbols) o << " " << n << "=" << addr(v);
+    o << "\n";
+  }
+  if (!cx.entryRegisters.empty()) {
+    o << in << "entry regs: ";
+    unsigned k = 0;
+    for (const auto& [n, v] : cx.entryRegisters) {
+      if (v == 0) continue;
+      if (k && k % 4 == 0) o << "\n" << in << "            ";
+      o << " " << n << "=" << hex(v);
+      ++k;
+    }
+    o << (k ? " (all others 0)" : " all 0") << "\n";
+  }
+  for (const std::string& d : cx.details) o << in << d << "\n";
+  o << in << (cx.replayed ? "confirmed: " : "not confirmed: ") << cx.replayNote << "\n";
+}
+
+void printSpecResult(std::ostream& o, const SpecResult& r, const mips::Target& t, bool verbose) {
+  o << r.specPath << " [" << t.str() << "]\n";
+  // With one transition chosen, only its two states are of interest.
+  auto shown = [&r](const std::string& state) {
+    if (r.transitions.size() != 1) return true;
+    const std::string& t = r.transitions.front().transition;
+    size_t arrow = t.find("->");
+    return t.substr(0, arrow) == state || t.substr(arrow + 2) == state;
+  };
+  for (const TrampolineResult& k : r.trampolines) {
+    std::string label = "trampoline " + k.entry;
+    o << "  " << pad(label, 22) << (label.size() >= 22 ? " " : "") << pad(std::string(name(k.verdict)), 8);
+    if (k.verdict == Verdict::Safe) o << "contract proven: " << k.counts.paths << " paths, " << k.counts.queries
+                                      << " queries";
+    else if (k.verdict == Verdict::Unsafe) o << "its code breaks its contract";
+    else o << "the solver could not decide: " << k.unknownReason;
+    o << "  (" << k.source << ")\n";
+    if (k.counterexample) printCounterexample(o, *k.counterexample, "      ", t);
+  }
+  // A state that is not SAFE is always shown: its failure counts on its own.
+  for (const StateResult& s : r.states) {
+    if (s.verdict == Verdict::Safe && (!verbose || !shown(s.state))) continue;
+    o << "  state " << pad(s.state, 16) << pad(std::string(name(s.verdict)), 8) << s.declared;
+    if (s.expect) o << (expectationMet(s.expect, s.verdict) ? "  (as expected)" : s.verdict == Verdict::Unknown ? "" :
+                        std::string("  EXPECTATION MISMATCH: the spec says ") + (*s.expect == Expect::Safe ? "safe" : "unsafe"));
+    o << "\n";
+    if (s.verdict == Verdict::Unknown) o << "      solver: " << s.unknownReason << "\n";
+    if (s.counterexample) printCounterexample(o, *s.counterexample, "      ", t);
+  }
+  for (const TransitionResult& tr : r.transitions) {
+    o << "  " << pad(tr.transition, 22) << pad(std::string(name(tr.verdict)), 8) << counts(tr.counts)
+      << expectation(tr) << "\n";
+    if (tr.verdict == Verdict::Unknown) o << "      solver: " << tr.unknownReason << "\n";
+    if (tr.counterexample) printCounterexample(o, *tr.counterexample, "      ", t);
+    if (verbose)
+      for (const std::string& n : tr.notes) o << "      note: " << n << "\n";
+  }
+}
+
+void printSummaryTable(std::ostream& o, const RunResults& rr) {
+  o << pad("spec", 33) << pad("transition", 22) << pad("target", 24) << pad("verdict", 9) << pad("expect", 8)
+    << pad("paths", 7) << "time\n";
+  for (size_t i = 0; i < rr.specs.size(); ++i) {
+    const SpecResult& r = rr.specs[i];
+    for (const TrampolineResult& k : r.trampolines)
+      if (k.verdict != Verdict::Safe)
+        o << pad(r.spec, 33) << pad("trampoline " + k.entry, 22) << pad(rr.targets[i].str(), 24)
+          << pad(std::string(name(k.verdict)), 9) << pad("-", 8) << pad(std::to_string(k.counts.paths), 7) << "\n";
+    for (const StateResult& s : r.states)
+      if (s.verdict != Verdict::Safe)
+        o << pad(r.spec, 33) << pad("state " + s.state, 22) << pad(rr.targets[i].str(), 24)
+          << pad(std::string(name(s.verdict)), 9)
+          << pad(!s.expect ? "-" : expectationMet(s.expect, s.verdict) ? "met" : "MISSED", 8)
+          << pad(std::to_string(s.counts.paths), 7) << "\n";
+    for (const TransitionResult& t : r.transitions) {
+      char time[32];
+      snprintf(time, sizeof time, "%.3f s", t.counts.seconds);
+      std::string ex = !t.expect ? "-" : t.expectationMet() ? "met" : "MISSED";
+      o << pad(r.spec, 33) << pad(t.transition, 22) << pad(rr.targets[i].str(), 24)
+        << pad(std::string(name(t.verdict)), 9) << pad(ex, 8) << pad(std::to_string(t.counts.paths), 7) << time
+        << "\n";
+    }
+  }
+  o << summaryLine(rr) << "\n";
+}
+
+// One line that agrees with the exit code: counts by verdict for the
+// transitions, the states alone and the trampoline proofs, then how many
+// items are not as expected (problems()).
+std::string summaryLine(const RunResults& rr) {
+  struct Tally {
+    unsigned all = 0, safe = 0, unsafe = 0, unknown = 0;
+    void add(Verdict v) {
+      ++all;
+      safe += v == Verdict::Safe;
+      unsafe += v == Verdict::Unsafe;
+      unknown += v == Verdict::Unknown;
+    }
+    std::string str(const std::string& what) const {
+      return std::to_string(all) + " " + what + " (" + std::to_string(safe) + " SAFE, " + std::to_string(unsafe) +
+             " UNSAFE, " + std::to_string(unknown) + " UNKNOWN)";
+    }
+  } transitions, states, trampolines;
+  for (const SpecResult& r : rr.specs) {
+    for (const TrampolineResult& k : r.trampolines) trampolines.add(k.verdict);
+    for (const StateResult& st : r.states) states.add(st.verdict);
+    for (const TransitionResult& t : r.transitions) transitions.add(t.verdict);
+  }
+  size_t off = problems(rr).size();
+  std::ostringstream o;
+  o << "summary: " << transitions.str("transitions") << ", " << states.str("states alone");
+  if (trampolines.all) o << ", " << trampolines.str("trampoline proofs");
+  o << "; " << (off ? std::to_string(off) + " not as expected" : "every item as expected");
+  return o.str();
+}
+
+nlohmann::json toJson(const Counterexample& cx) {
+  nlohmann::json j;
+  j["rule"] = cx.rule;
+  j["words_seen"] = cx.intermediateState;
+  j["schedule"] = nlohmann::json::array();
+  for (const FetchEvent& f : cx.schedule)
+    j["schedule"].push_back({{"word", f.word}, {"version", f.version}, {"writes_landed", f.writesLanded}});
+  j["interrupts"] = cx.interrupts;
+  j["trace"] = nlohmann::json::array();
+  for (const TraceStep& s : cx.trace)
+    j["trace"].push_back({{"address", hex(s.address)}, {"word", hex(s.word)}, {"text", s.text},
+                          {"origin", s.origin}, {"note", s.note}});
+  for (const auto& [n, v] : cx.entryRegisters) j["entry_registers"][n] = hex(v);
+  for (const auto& [n, v] : cx.symbols) j["symbols"][n] = hex(v);
+  j["details"] = cx.details;
+  j["replayed"] = cx.replayed;
+  j["replay"] = cx.replayNote;
+  return j;
+}
+
+namespace {
+nlohmann::json countsJson(const Counts& c) {
+  return {{"intermediate_states", c.intermediateStates}, {"intermediate_states_with_executions", c.witnessedStates},
+          {"executions", c.executions}, {"paths", c.paths},
+          {"queries", c.queries}, {"seconds", c.seconds}};
+}
+}  // namespace
+
+nlohmann::json toJson(const TransitionResult& t) {
+  nlohmann::json j{{"transition", t.transition}, {"target", t.target.str()}, {"verdict", name(t.verdict)},
+                   {"counts", countsJson(t.counts)}, {"notes", t.notes},
+                   {"line", t.where.line}};
+  if (t.expect) {
+    j["expect"] = *t.expect == Expect::Safe ? "safe" : "unsafe";
+    j["expectation_met"] = t.expectationMet();
+  }
+  if (t.counterexample) j["counterexample"] = toJson(*t.counterexample);
+  if (t.verdict == Verdict::Unknown) j["unknown_reason"] = t.unknownReason;
+  return j;
+}
+
+nlohmann::json toJson(const StateResult& s) {
+  nlohmann::json j{{"state", s.state}, {"target", s.target.str()}, {"verdict", name(s.verdict)},
+                   {"declared", s.declared}, {"counts", countsJson(s.counts)}, {"notes", s.notes}};
+  if (s.expect) {
+    j["expect"] = *s.expect == Expect::Safe ? "safe" : "unsafe";
+    j["expectation_met"] = expectationMet(s.expect, s.verdict);
+  }
+  if (s.verdict == Verdict::Unknown) j["unknown_reason"] = s.unknownReason;
+  if (s.counterexample) j["counterexample"] = toJson(*s.counterexample);
+  return j;
+}
+
+nlohmann::json toJson(const TrampolineResult& k) {
+  nlohmann::json j{{"entry", k.entry}, {"source", k.source}, {"source_sha256", k.sourceSha256},
+                   {"target", k.target.str()},
+                   {"verdict", name(k.verdict)}, {"counts", countsJson(k.counts)}};
+  if (k.counterexample) j["counterexample"] = toJson(*k.counterexample);
+  if (k.verdict == Verdict::Unknown) j["unknown_reason"] = k.unknownReason;
+  return j;
+}
+
+nlohmann::json toJson(const RunResults& rr) {
+  nlohmann::json j = nlohmann::json::array();
+  for (size_t i = 0; i < rr.specs.size(); ++i) {
+    const SpecResult& r = rr.specs[i];
+    nlohmann::json s{{"spec", r.spec}, {"path", r.specPath}, {"target", rr.targets[i].str()}};
+    s["trampolines"] = nlohmann::json::array();
+    for (const auto& k : r.trampolines) s["trampolines"].push_back(toJson(k));
+    s["states"] = nlohmann::json::array();
+    for (const auto& st : r.states) s["states"].push_back(toJson(st));
+    s["transitions"] = nlohmann::json::array();
+    for (const auto& t : r.transitions) s["transitions"].push_back(toJson(t));
+    j.push_back(s);
+  }
+  return {{"results", j}, {"exit_code", exitCodeOf(rr)}};
+}
+
+std::vector<std::string> problems(const RunResults& rr) {
+  std::vector<std::string> out;
+  auto item = [&](size_t i, const std::string& what, Verdict v, const std::optional<Expect>& expect,
+                  const std::string& unknownReason, const std::optional<Counterexample>& cx) {
+    if (v != Verdict::Unknown && expectationMet(expect, v)) return;
+    std::string line = rr.specs[i].specPath + " [" + rr.targets[i].str() + "] " + what + ": " + std::string(name(v));
+    if (v == Verdict::Unknown) line += " (" + unknownReason + ")";
+    else if (expect) line += std::string(", but the spec expects ") + (*expect == Expect::Safe ? "safe" : "unsafe");
+    if (v == Verdict::Unsafe && cx) line += ": " + cx->rule;
+    out.push_back(line);
+  };
+  for (size_t i = 0; i < rr.specs.size(); ++i) {
+    const SpecResult& r = rr.specs[i];
+    for (const TrampolineResult& k : r.trampolines)
+      item(i, "trampoline " + k.entry, k.verdict, std::nullopt, k.unknownReason, k.counterexample);
+    for (const StateResult& s : r.states)
+      item(i, "state " + s.state, s.verdict, s.expect, s.unknownReason, s.counterexample);
+    for (const TransitionResult& t : r.transitions)
+      item(i, t.transition, t.verdict, t.expect, t.unknownReason, t.counterexample);
+  }
+  return out;
+}
+
+// docs/exit-codes: 1 when any judged item has a definite verdict other
+// than the one expected (SAFE where nothing is expected), else 3 when any
+// is UNKNOWN, else 0. A state's failure counts on its own: transitions
+// never excuse it (a `boot` transition does not even run it).
+int exitCodeOf(const RunResults& rr) {
+  bool failed = false, unknown = false;
+  auto judge = [&](const std::optional<Expect>& expect, Verdict v) {
+    if (v == Verdict::Unknown) unknown = true;
+    else if (!expectationMet(expect, v)) failed = true;
+  };
+  for (const SpecResult& r : rr.specs) {
+    for (const TrampolineResult& k : r.trampolines) judge(std::nullopt, k.verdict);
+    for (const StateResult& s : r.states) judge(s.expect, s.verdict);
+    for (const TransitionResult& t : r.transitions) judge(t.expect, t.verdict);
+  }
+  if (failed) return 1;
+  return unknown ? 3 : 0;
+}
+
+}  // namespace patchcheck

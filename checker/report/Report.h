@@ -1,0 +1,47 @@
+#pragma once
+// Human-readable and JSON renderings of check results.
+#include <nlohmann/json.hpp>
+
+#include <ostream>
+#include <vector>
+
+#include "checker/explore/Verdict.h"
+
+namespace patchcheck {
+
+struct RunResults {
+  std::vector<SpecResult> specs;  // one per (spec, target)
+  std::vector<mips::Target> targets;
+};
+
+// Addresses print as the target holds them: 32-bit targets show 32 bits.
+void printCounterexample(std::ostream&, const Counterexample&, const std::string& indent,
+                         const mips::Target&);
+void printSpecResult(std::ostream&, const SpecResult&, const mips::Target&, bool verbose);
+// One row per transition and target (and per trampoline or state that is
+// not SAFE), closed by summaryLine.
+void printSummaryTable(std::ostream&, const RunResults&);
+// "summary: 208 checked: 200 SAFE, 8 UNSAFE, 0 UNKNOWN; every expectation met":
+// transitions by verdict, and whether each `expect` held.
+std::string summaryLine(const RunResults&);
+
+nlohmann::json toJson(const Counterexample&);
+nlohmann::json toJson(const TransitionResult&);
+nlohmann::json toJson(const StateResult&);
+nlohmann::json toJson(const TrampolineResult&);
+nlohmann::json toJson(const RunResults&);
+
+// 0 all safe (and expectations met), 1 unsafe or an expectation missed,
+// 3 unknown. A transition with `expect` counts as its expectation says; a
+// broken state counts on its own only when no checked transition covers it.
+int exitCodeOf(const RunResults&);
+
+// A broken state is also broken in every transition from or to it, where
+// the transition's expectation decides; alone it counts (exit code, gate
+// failures) only when no checked transition covers it.
+// Every judged item that is not as expected (not SAFE where nothing is
+// expected), one line each with its reason: what `gate` and `check` print
+// when they do not exit 0.
+std::vector<std::string> problems(const RunResults&);
+
+}  // namespace patchcheck

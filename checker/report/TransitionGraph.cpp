@@ -1,0 +1,309 @@
+#include "checker/report/TransitionGraph.h"
+
+#include <gvc.h>
+
+#include <map>
+#include <memory>
+#include <set>
+
+#include "checker/explore/PassExplorer.h"
+#include "checker/explore/Timeline.h"
+
+namespace patchcheck {
+namespace {
+
+using Contents = std::vector<unsigned>;  // version per site word
+
+struct Versions {
+  std::vector<std::vector<WordImage>> images;
+  std::vector<std::vector<std::string>> names;
+};
+
+BehaviourSpec unionOf(const BehaviourSpec& a, const BehaviourSpec& b) {
+  BehaviourSpec u = a;
+  for (const OutcomeSpec& o : b.alternatives) {
+    bool dup = false;
+    for (const OutcomeSpec& x : u.alternatives) dup = dup || x.str() == o.str();
+    if (!dup) u.alternatives.push_back(o);
+  }
+  u.text = u.str();
+  return u;
+}
+
+// Which outcomes passes that run wholly in `c` take (the explorer with one
+// version per word), and the first broken rule.
+void observe(GraphNode& n, const Contents& c, const Versions& v, const SiteInstance& site, const ModelSpec& model,
+             const BehaviourSpec& allowed, const CheckOptions& opt) {
+  Timeline tl = Timeline::of(TransitionSpec{}, site.regionWords());
+  FetchModel fm(tl, model, When::Live);
+  PassSetup ps;
+  ps.site = &site;
+  ps.timeline = &tl;
+  ps.fetch = &fm;
+  ps.allowed = allowed;
+  ps.delaySlotInterrupts = model.delaySlotInterrupts;
+  ps.unpredictableAsHardware = model.unpredictableAsHardware;
+  ps.contracts = &opt.contracts;
+  ps.trackReached = true;
+  for (unsigned i = 0; i < site.regionWords(); ++i) {
+    unsigned k = i < c.size() ? c[i] : 0;
+    ps.versions.push_back({v.images[i][k]});
+    ps.versionNames.push_back({v.names[i][k]});
+  }
+  Prover prover(site.ctx(), opt.timeoutMs);
+  PassOutcome out = explorePasses(ps, prover);
+  n.outcomes.assign(out.reached.begin(), out.reached.end());
+  if (out.counterexample) n.unsafe = out.counterexample->rule;
+  n.undecided = out.verdict == Verdict::Unknown;
+}
+
+std::string shortWord(const WordImage& w) { return w.source; }
+
+}  // namespace
+
+std::variant<TransitionPicture, Diagnostics> transitionPicture(const SiteInstance& site, const std::string& name,
+                                                               const CheckOptions& opt) {
+  const Spec& spec = site.spec();
+  const TransitionSpec* t = nullptr;
+  for (const TransitionSpec& x : spec.transitions)
+    if (x.name() == name) t = &x;
+  if (!t) return Diagnostics{{{"<command line>", 0, 0}, "--transition: no transition '" + name + "' in " + spec.path}};
+  TransitionPicture pic;
+  pic.title = spec.name + " " + name + " [" + site.target().str() + "]: " + [&] {
+    std::string s;
+    for (const StepSpec& st : t->steps) s += (s.empty() ? "" : ", ") + st.text;
+    return s;
+  }();
+  // The versions of each word, as the checker numbers them.
+  Versions v;
+  const auto& from = site.state(t->from);
+  const auto& to = site.state(t->to);
+  for (unsigned i = 0; i < site.regionWords(); ++i) {
+    v.images.push_back({i < spec.words ? from[i] : site.body()[i - spec.words]});
+    v.names.push_back({"old"});
+  }
+  Timeline tl = Timeline::of(*t, site.regionWords());
+  for (const StepSpec& s : t->steps) {
+    if (s.kind != StepSpec::Kind::Write || s.index >= site.regionWords()) continue;
+    if (s.interim) {
+      auto img = site.interim(*s.interim, s.index);
+      if (auto* e = std::get_if<Diagnostics>(&img)) return *e;
+      v.images[s.index].push_back(std::get<WordImage>(img));
+      v.names[s.index].push_back("interim");
+    } else if (s.index < spec.words) {
+      v.images[s.index].push_back(to[s.index]);
+      v.names[s.index].push_back("new");
+    } else {
+      return Diagnostics{{s.where, "write " + std::to_string(s.index) + " of a body word needs an explicit word"}};
+    }
+  }
+  BehaviourSpec allowed = t->allow ? *t->allow : unionOf(spec.behaviour.at(t->from), spec.behaviour.at(t->to));
+  // Contents reachable: all writes of earlier barrier groups, and any
+  // per-word-ordered subset of the current group's (sc: program order only).
+  std::map<Contents, size_t> index;
+  auto nodeFor = [&](const Contents& c, bool programOrder) {
+    auto it = index.find(c);
+    if (it != index.end()) {
+      pic.nodes[it->second].programOrder = pic.nodes[it->second].programOrder || programOrder;
+      return it->second;
+    }
+    GraphNode n;
+    n.id = "s" + std::to_string(pic.nodes.size());
+    n.programOrder = programOrder;
+    for (unsigned i = 0; i < spec.words; ++i)
+      n.words.push_back("word " + std::to_string(i) + ": " + shortWord(v.images[i][c[i]]) +
+                        (c[i] ? " (" + v.names[i][c[i]] + ")" : ""));
+    index[c] = pic.nodes.size();
+    pic.nodes.push_back(n);
+    return pic.nodes.size() - 1;
+  };
+  Contents start(site.regionWords(), 0);
+  nodeFor(start, true);
+  std::string pendingBarriers;
+  std::set<std::tuple<size_t, size_t>> seenEdges;
+  for (unsigned p = 0; p < t->steps.size(); ++p) {
+    const StepSpec& s = t->steps[p];
+    if (s.kind != StepSpec::Kind::Write) {
+      pendingBarriers += s.text + "; ";
+      continue;
+    }
+    Contents before(site.regionWords()), after(site.regionWords());
+    for (unsigned i = 0; i < site.regionWords(); ++i) before[i] = tl.versionAt(i, p), after[i] = tl.versionAt(i, p + 1);
+    size_t a = nodeFor(before, true), b = nodeFor(after, true);
+    pic.edges.push_back({pic.nodes[a].id, pic.nodes[b].id,
+                         pendingBarriers + "step " + std::to_string(p + 1) + ": " + s.text, false});
+    seenEdges.insert({a, b});
+    pendingBarriers.clear();
+  }
+  if (spec.model.fetch != FetchKind::Sc) {
+    // Within a barrier group, writes may become visible in any order.
+    std::map<unsigned, std::vector<const Write*>> groups;
+    for (const Write& w : tl.writes) groups[w.syncGroup].push_back(&w);
+    for (const auto& [g, ws] : groups) {
+      if (ws.size() < 2) continue;
+      Contents base(site.regionWords());
+      for (unsigned i = 0; i < site.regionWords(); ++i) base[i] = tl.versionAt(i, ws.front()->step);
+      std::vector<Contents> frontier = {base};
+      std::set<Contents> done = {base};
+      while (!frontier.empty()) {
+        Contents c = frontier.back();
+        frontier.pop_back();
+        for (const Write* w : ws) {
+          if (c[w->word] + 1 != w->version) continue;  // per-word order: the next version only
+          Contents n = c;
+          n[w->word] = w->version;
+          size_t a = nodeFor(c, false), b = nodeFor(n, false);
+          if (!seenEdges.count({a, b})) {
+            seenEdges.insert({a, b});
+            pic.edges.push_back({pic.nodes[a].id, pic.nodes[b].id, t->steps[w->step].text + " (visible early)", true});
+          }
+          if (done.insert(n).second) frontier.push_back(n);
+        }
+      }
+    }
+  }
+  std::vector<Contents> byNode(pic.nodes.size());
+  for (const auto& [c, i] : index) byNode[i] = c;
+  for (size_t i = 0; i < pic.nodes.size(); ++i) observe(pic.nodes[i], byNode[i], v, site, spec.model, allowed, opt);
+  // The transition's own verdict, and its failing execution as a timeline.
+  auto res = checkTransition(site, *t, opt);
+  if (auto* e = std::get_if<Diagnostics>(&res)) return *e;
+  const TransitionResult& r = std::get<TransitionResult>(res);
+  if (r.verdict == Verdict::Unsafe && r.counterexample) {
+    const Counterexample& cx = *r.counterexample;
+    pic.brokenRule = cx.rule;
+    for (const StepSpec& s : t->steps) pic.timeline.push_back({"writer", s.text, 0, false});
+    size_t k = 0;
+    for (const TraceStep& st : cx.trace) {
+      TimelineEvent e{"pass", st.text + "\\n" + st.origin + (st.note.empty() ? "" : "\\n" + st.note), 0, false};
+      if (st.origin.rfind("word ", 0) == 0 && k < cx.schedule.size()) {
+        e.fetch = true;
+        e.writesLanded = cx.schedule[k++].writesLanded;
+      }
+      pic.timeline.push_back(e);
+    }
+  }
+  return pic;
+}
+
+namespace {
+
+std::string join(const std::vector<std::string>& xs, const std::string& sep) {
+  std::string s;
+  for (const std::string& x : xs) s += (s.empty() ? "" : sep) + x;
+  return s;
+}
+
+void set(void* obj, const char* k, const std::string& v) {
+  agsafeset(obj, const_cast<char*>(k), const_cast<char*>(v.c_str()), const_cast<char*>(""));
+}
+
+std::string shorten(std::string s, size_t n) {
+  if (s.size() > n) s = s.substr(0, n - 3) + "...";
+  return s;
+}
+
+void stateGraph(Agraph_t* g, const TransitionPicture& pic) {
+  std::map<std::string, Agnode_t*> nodes;
+  for (const GraphNode& n : pic.nodes) {
+    Agnode_t* a = agnode(g, const_cast<char*>(n.id.c_str()), 1);
+    std::string label = join(n.words, "\\l") + "\\l";
+    if (!n.outcomes.empty()) label += "passes: " + join(n.outcomes, " | ") + "\\l";
+    if (n.unsafe) label += "UNSAFE: " + shorten(*n.unsafe, 60) + "\\l";
+    if (n.undecided) label += "UNKNOWN\\l";
+    set(a, "label", label);
+    set(a, "shape", "box");
+    set(a, "style", n.programOrder ? "rounded,filled" : "rounded,filled,dashed");
+    set(a, "fillcolor", n.unsafe ? "#ffd6d6" : n.undecided ? "#fff3c4" : "#e6f4e6");
+    set(a, "color", n.unsafe ? "red" : "darkgreen");
+    if (n.unsafe) set(a, "fontcolor", "red3");
+    nodes[n.id] = a;
+  }
+  for (const GraphEdge& e : pic.edges) {
+    Agedge_t* x = agedge(g, nodes[e.from], nodes[e.to], nullptr, 1);
+    set(x, "label", e.label);
+    if (e.reordered) set(x, "style", "dashed"), set(x, "color", "gray40"), set(x, "fontcolor", "gray40");
+    else set(x, "penwidth", "2");
+  }
+  if (pic.brokenRule) set(g, "label", pic.title + "\\nUNSAFE: " + shorten(*pic.brokenRule, 90));
+  else set(g, "label", pic.title);
+}
+
+void timelineGraph(Agraph_t* g, const TransitionPicture& pic) {
+  set(g, "label", pic.title + "\\nthe failing execution: " + shorten(pic.brokenRule.value_or(""), 90));
+  set(g, "rankdir", "TB");
+  Agraph_t* writer = agsubg(g, const_cast<char*>("cluster_writer"), 1);
+  Agraph_t* pass = agsubg(g, const_cast<char*>("cluster_pass"), 1);
+  set(writer, "label", "writer");
+  set(pass, "label", "pass (another CPU)");
+  std::vector<Agnode_t*> writes;  // writer node after the k-th write
+  Agnode_t* prevW = agnode(writer, const_cast<char*>("w0"), 1);
+  set(prevW, "label", "start");
+  writes.push_back(prevW);
+  Agnode_t* prevP = nullptr;
+  unsigned wn = 1, pn = 0;
+  for (const TimelineEvent& e : pic.timeline) {
+    if (e.lane == "writer") {
+      std::string id = "w" + std::to_string(wn++);
+      Agnode_t* a = agnode(writer, const_cast<char*>(id.c_str()), 1);
+      set(a, "label", e.label);
+      set(a, "shape", "box");
+      agedge(g, prevW, a, nullptr, 1);
+      prevW = a;
+      if (e.label.rfind("write", 0) == 0) writes.push_back(a);
+      continue;
+    }
+    std::string id = "p" + std::to_string(pn++);
+    Agnode_t* a = agnode(pass, const_cast<char*>(id.c_str()), 1);
+    set(a, "label", e.label);
+    set(a, "shape", "box");
+    set(a, "style", "rounded");
+    if (prevP) agedge(g, prevP, a, nullptr, 1);
+    prevP = a;
+    if (e.fetch && e.writesLanded < writes.size()) {
+      Agedge_t* x = agedge(g, writes[e.writesLanded], a, nullptr, 1);
+      set(x, "style", "dashed");
+      set(x, "constraint", "false");
+      set(x, "label", std::to_string(e.writesLanded) + " writes landed");
+    }
+  }
+  if (prevP) {
+    Agnode_t* bad = agnode(pass, const_cast<char*>("broken"), 1);
+    set(bad, "label", "UNSAFE: " + shorten(pic.brokenRule.value_or(""), 70));
+    set(bad, "color", "red");
+    set(bad, "fontcolor", "red3");
+    set(bad, "shape", "box");
+    agedge(g, prevP, bad, nullptr, 1);
+  }
+}
+
+}  // namespace
+
+std::optional<std::string> renderGraph(const TransitionPicture& pic, bool counterexample, const std::string& format,
+                                       std::string& out) {
+  if (counterexample && !pic.brokenRule) return std::string("the transition is not UNSAFE: no counterexample to draw");
+  std::unique_ptr<GVC_t, int (*)(GVC_t*)> gvc(gvContext(), gvFreeContext);
+  Agraph_t* g = agopen(const_cast<char*>("transition"), Agdirected, nullptr);
+  set(g, "rankdir", "LR");
+  set(g, "fontname", "Helvetica");
+  agattr(g, AGNODE, const_cast<char*>("fontname"), const_cast<char*>("Courier"));
+  agattr(g, AGEDGE, const_cast<char*>("fontname"), const_cast<char*>("Helvetica"));
+  agattr(g, AGEDGE, const_cast<char*>("fontsize"), const_cast<char*>("10"));
+  if (counterexample) timelineGraph(g, pic);
+  else stateGraph(g, pic);
+  if (gvLayout(gvc.get(), g, "dot") != 0) {
+    agclose(g);
+    return std::string("graphviz could not lay the graph out");
+  }
+  char* data = nullptr;
+  unsigned len = 0;
+  int rc = gvRenderData(gvc.get(), g, format.c_str(), &data, &len);
+  if (rc == 0 && data) out.assign(data, len);
+  if (data) gvFreeRenderData(data);
+  gvFreeLayout(gvc.get(), g);
+  agclose(g);
+  if (rc != 0) return std::string("graphviz has no renderer for '" + format + "'");
+  return std::nullopt;
+}
+
+}  // namespace patchcheck

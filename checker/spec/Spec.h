@@ -1,0 +1,165 @@
+#pragma once
+// A loaded spec file (../shared/spec-format.md, docs/spec-format.md): one
+// patch site, its states and behaviours, and the transitions between them.
+// Everything keeps its source location so errors and reports can point at
+// the spec line.
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "encoder/Diagnostic.h"
+#include "encoder/Target.h"
+#include "model/EffectKind.h"
+
+namespace patchcheck {
+
+struct SymbolSpec {
+  std::string name;
+  std::optional<uint64_t> value;  // concrete address
+  std::string region;             // symbolic: the region it lies in
+  uint64_t align = 4;
+  SourceLocation where;
+};
+
+struct RegionSpec {
+  std::string name;
+  uint64_t lo = 0, hi = 0;  // inclusive
+  SourceLocation where;
+};
+
+// One line of a state: the assembly text of one word.
+struct WordSpec {
+  std::string text;
+  SourceLocation where;  // points at the first character of the text
+};
+
+enum class Expect { Safe, Unsafe };
+
+struct StateSpec {
+  std::string name;
+  std::vector<WordSpec> words;  // exactly site.words entries
+  SourceLocation where;
+};
+
+// `reg == value`; the register name is resolved per target ABI.
+struct ConditionSpec {
+  std::string reg;
+  uint64_t value = 0;
+  SourceLocation where;  // the register name in the spec
+};
+
+// One alternative of a behaviour: `untraced`, `call T [with C && ...]`, `enter G`.
+struct OutcomeSpec {
+  enum class Kind { Untraced, Call, Enter };
+  Kind kind = Kind::Untraced;
+  std::string target;                   // T or G
+  uint64_t offset = 0;                  // call only: `call T + 8` enters T at T + 8
+  std::vector<ConditionSpec> with;      // call only
+  SourceLocation where;                 // the symbol name in the spec
+  std::string str() const;
+  // The entry as trampoline contracts name it: "T" or "T+8".
+  std::string entry() const { return offset ? target + "+" + std::to_string(offset) : target; }
+};
+
+struct BehaviourSpec {
+  std::vector<OutcomeSpec> alternatives;  // A | B | ...
+  std::string text;
+  SourceLocation where;
+  std::string str() const;  // canonical: alternatives' str() joined by " | "
+};
+
+struct StepSpec {
+  enum class Kind { Write, Sync, Flush, Wait };
+  Kind kind = Kind::Write;
+  unsigned index = 0;                 // write: word index from F's entry
+  std::optional<WordSpec> interim;    // write I = "insn"
+  std::string text;
+  SourceLocation where;
+};
+
+enum class When { Live, StopMachine, Boot };
+enum class FetchKind { Sc, Weak, Stale };
+
+struct TransitionSpec {
+  std::string from, to;
+  When when = When::Live;
+  std::vector<StepSpec> steps;
+  std::optional<Expect> expect;
+  std::optional<BehaviourSpec> allow;  // overrides behaviour(from) | behaviour(to)
+  SourceLocation where;
+  std::string name() const { return from + "->" + to; }
+};
+
+struct ModelSpec {
+  FetchKind fetch = FetchKind::Weak;
+  unsigned lineBytes = 32;
+  bool preemption = true;             // preemption = "full"
+  bool delaySlotInterrupts = true;
+  // "fault" (default): an UNPREDICTABLE encoding is a fault. "hardware":
+  // run it as common implementations do (jalr rd == rs writes the link and
+  // jumps to the old rs), to show what the hazard leads to.
+  bool unpredictableAsHardware = false;
+};
+
+struct Spec {
+  std::string path;                   // as given (diagnostics name it so)
+  // The spec's tree (checker/spec/SpecTree.h): its root, and the directory
+  // [trampolines] paths are relative to (empty: none found). loadSpec and
+  // parseSpec locate them from `path`; --trampolines DIR replaces the second.
+  std::string root, trampolineDir;
+  std::string text;                   // the file as read (hashed by `table`)
+  int schema = 1;
+  std::string name, summary;
+
+  mips::Target target;
+  std::vector<mips::Target> matrix;   // from "isa/abi" entries; both endians each
+
+  std::string function = "F";
+  unsigned words = 0;
+  std::vector<WordSpec> body;         // F's first real instructions
+  bool allowUnpredictable = false;    // [site] allow_unpredictable
+  std::set<mips::EffectKind> allowedEffects;  // [site] allow_effects (docs/semantics.md)
+  SourceLocation functionWhere;       // [site] function (or the file start)
+
+  std::vector<SymbolSpec> symbols;
+  std::vector<RegionSpec> regions;    // spec-given; ISA defaults fill the rest
+  std::map<std::string, std::string> trampolines;  // symbol -> path under trampolineDir
+  std::map<std::string, SourceLocation> trampolineWhere;  // symbol -> its [trampolines] value
+
+  std::vector<StateSpec> states;      // in file order
+  std::map<std::string, BehaviourSpec> behaviour;
+  std::map<std::string, Expect> stateExpect;  // [expect]: state -> claimed verdict alone
+  ModelSpec model;
+  std::vector<TransitionSpec> transitions;
+
+  const StateSpec* state(const std::string& n) const {
+    for (const auto& s : states)
+      if (s.name == n) return &s;
+    return nullptr;
+  }
+  const SymbolSpec* symbol(const std::string& n) const {
+    for (const auto& s : symbols)
+      if (s.name == n) return &s;
+    return nullptr;
+  }
+  // Where character `offset` of a string that starts at `start` sits in the
+  // file: TOML escapes (\t, \") take more columns than they yield.
+  SourceLocation locate(const SourceLocation& start, size_t offset) const;
+};
+
+std::variant<Spec, Diagnostics> loadSpec(const std::string& path);
+std::variant<Spec, Diagnostics> parseSpec(std::string_view text, const std::string& path);
+
+// "call ftrace_regs_caller with t0 == 0 | untraced" -> alternatives.
+std::variant<BehaviourSpec, std::string> parseBehaviour(std::string_view text);
+// The same, with positions: `locate(offset)` says where character `offset`
+// of `text` is; errors and the parts' `where` use it.
+std::variant<BehaviourSpec, Diagnostic> parseBehaviour(
+    std::string_view text, const std::function<SourceLocation(size_t)>& locate);
+
+}  // namespace patchcheck

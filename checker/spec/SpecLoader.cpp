@@ -1,0 +1,776 @@
+// Reads a spec file (docs/spec-format.md) into checker/spec/Spec.h with toml++.
+// Every problem is collected, not just the first, each at the file:line:column
+// of the key or value at fault; unknown keys are errors, with the closest
+// known key suggested, so a typo never passes silently.
+#include <algorithm>
+#include <cctype>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <tuple>
+
+#include <toml++/toml.h>
+
+#include "checker/spec/Regions.h"
+#include "checker/spec/Spec.h"
+#include "checker/spec/SpecTarget.h"
+#include "checker/spec/SpecTree.h"
+#include "encoder/Hex.h"
+
+namespace patchcheck {
+namespace {
+
+size_t editDistance(std::string_view a, std::string_view b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diagonal = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] != b[j - 1])});
+      diagonal = up;
+    }
+  }
+  return row[b.size()];
+}
+
+// " (did you mean 'x'?)" when a known name is close to `got`.
+std::string didYouMean(std::string_view got, const std::vector<std::string>& known) {
+  const std::string* best = nullptr;
+  size_t bestDistance = ~size_t(0);
+  for (const std::string& k : known) {
+    size_t d = editDistance(got, k);
+    if (d < bestDistance) best = &k, bestDistance = d;
+  }
+  if (best && ((bestDistance <= 2 && bestDistance < got.size()) || bestDistance <= got.size() / 3))
+    return " (did you mean '" + *best + "'?)";
+  // A known name inside a longer guess (fetch_model) or the other way round.
+  for (const std::string& k : known)
+    if (k.size() >= 3 && got.size() >= 3 &&
+        (got.find(k) != std::string_view::npos || k.find(got) != std::string::npos))
+      return " (did you mean '" + k + "'?)";
+  return "";
+}
+
+// didYouMean, or the list of known names when none is close.
+std::string suggest(std::string_view got, const std::vector<std::string>& known) {
+  if (std::string close = didYouMean(got, known); !close.empty()) return close;
+  if (known.empty() || known.size() > 12) return "";
+  std::string list;
+  for (const std::string& k : known) list += (list.empty() ? "" : ", ") + k;
+  return " (expected one of: " + list + ")";
+}
+
+std::string_view typeName(const toml::node& n) {
+  switch (n.type()) {
+    case toml::node_type::string: return "a string";
+    case toml::node_type::integer: return "an integer";
+    case toml::node_type::floating_point: return "a float";
+    case toml::node_type::boolean: return "a boolean";
+    case toml::node_type::array: return "an array";
+    case toml::node_type::table: return "a table";
+    case toml::node_type::date:
+    case toml::node_type::time:
+    case toml::node_type::date_time: return "a date/time";
+    default: return "nothing";
+  }
+}
+
+bool isIdentifier(std::string_view s) {
+  if (s.empty() || !(std::isalpha((unsigned char)s[0]) || s[0] == '_' || s[0] == '.')) return false;
+  return std::all_of(s.begin(), s.end(), [](char c) {
+    return std::isalnum((unsigned char)c) || c == '_' || c == '.' || c == '$';
+  });
+}
+
+bool isPowerOfTwo(uint64_t v) { return v && !(v & (v - 1)); }
+
+std::optional<uint64_t> parseNumber(std::string_view s) {
+  bool hexa = s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+  if (hexa) s.remove_prefix(2);
+  if (s.empty()) return std::nullopt;
+  uint64_t v = 0, base = hexa ? 16 : 10;
+  for (char c : s) {
+    unsigned d;
+    if (std::isdigit((unsigned char)c)) d = unsigned(c - '0');
+    else if (hexa && std::isxdigit((unsigned char)c)) d = unsigned(std::tolower((unsigned char)c) - 'a' + 10);
+    else return std::nullopt;
+    if (v > (~0ull - d) / base) return std::nullopt;
+    v = v * base + d;
+  }
+  return v;
+}
+
+// The words a spec may write for a choice, each with what it means: the
+// table says it, not the word's position in a list, so reordering or
+// adding a name cannot shift the meaning of another.
+template <class T>
+using NameTable = std::vector<std::pair<std::string, T>>;
+
+template <class T>
+std::vector<std::string> namesOf(const NameTable<T>& table) {
+  std::vector<std::string> out;
+  for (const auto& [name, value] : table) out.push_back(name);
+  return out;
+}
+
+template <class T>
+std::optional<T> lookup(const NameTable<T>& table, std::string_view name) {
+  for (const auto& [n, value] : table)
+    if (n == name) return value;
+  return std::nullopt;
+}
+
+const NameTable<mips::Isa> kIsas{{"mips32r2", mips::Isa::Mips32R2},
+                                 {"mips64r2", mips::Isa::Mips64R2},
+                                 {"mips32r6", mips::Isa::Mips32R6},
+                                 {"mips64r6", mips::Isa::Mips64R6}};
+const NameTable<mips::Endian> kEndians{{"big", mips::Endian::Big}, {"little", mips::Endian::Little}};
+const NameTable<mips::Abi> kAbis{{"o32", mips::Abi::O32}, {"n32", mips::Abi::N32}, {"n64", mips::Abi::N64}};
+const NameTable<mips::EffectKind> kEffects{{"cp0-write", mips::EffectKind::Cp0Write},
+                                           {"interrupt-enable", mips::EffectKind::InterruptEnable},
+                                           {"cache", mips::EffectKind::CacheOp},
+                                           {"tlb", mips::EffectKind::Tlb},
+                                           {"wait", mips::EffectKind::Wait}};
+const NameTable<Expect> kExpects{{"safe", Expect::Safe}, {"unsafe", Expect::Unsafe}};
+const NameTable<FetchKind> kFetchKinds{{"sc", FetchKind::Sc}, {"weak", FetchKind::Weak}, {"stale", FetchKind::Stale}};
+const NameTable<bool> kPreemption{{"full", true}, {"none", false}};            // ModelSpec::preemption
+const NameTable<bool> kUnpredictable{{"fault", false}, {"hardware", true}};    // ModelSpec::unpredictableAsHardware
+const NameTable<When> kWhens{{"live", When::Live}, {"stop_machine", When::StopMachine}, {"boot", When::Boot}};
+const NameTable<StepSpec::Kind> kSteps{{"write", StepSpec::Kind::Write},
+                                       {"sync", StepSpec::Kind::Sync},
+                                       {"flush", StepSpec::Kind::Flush},
+                                       {"wait", StepSpec::Kind::Wait}};
+
+class SpecLoader {
+ public:
+  SpecLoader(std::string_view text, const std::string& path) {
+    spec_.path = path;
+    spec_.text = std::string(text);
+    SpecTree tree = locateSpecTree(path);
+    spec_.root = tree.root, spec_.trampolineDir = tree.trampolines;
+  }
+
+  std::variant<Spec, Diagnostics> run() {
+#if TOML_EXCEPTIONS
+    try {
+      toml::table root = toml::parse(spec_.text, spec_.path);
+      load(root);
+    } catch (const toml::parse_error& e) {
+      syntaxError(e);
+    }
+#else
+    toml::parse_result parsed = toml::parse(spec_.text, spec_.path);
+    if (parsed) load(parsed.table());
+    else syntaxError(parsed.error());
+#endif
+    if (errors_.empty()) return std::move(spec_);
+    std::stable_sort(errors_.begin(), errors_.end(), [](const Diagnostic& a, const Diagnostic& b) {
+      return std::tie(a.where.line, a.where.column) < std::tie(b.where.line, b.where.column);
+    });
+    return std::move(errors_);
+  }
+
+ private:
+  Spec spec_;
+  Diagnostics errors_;
+  std::vector<std::string> regionNames_{"kernel-text", "module-text"};
+
+  // ---- positions and errors
+  SourceLocation at(const toml::source_region& r) const {
+    return {spec_.path, std::max(1u, unsigned(r.begin.line)), std::max(1u, unsigned(r.begin.column))};
+  }
+  SourceLocation at(const toml::node& n) const { return at(n.source()); }
+  SourceLocation at(const toml::key& k) const { return at(k.source()); }
+  void error(SourceLocation where, std::string message) {
+    errors_.push_back({std::move(where), std::move(message)});
+  }
+  void syntaxError(const toml::parse_error& e) {
+    error(at(e.source()), "TOML syntax: " + std::string(e.description()));
+  }
+
+  // Where the text of a string value starts (after its opening quote).
+  SourceLocation textStart(const toml::node& n) const {
+    SourceLocation where = at(n);
+    std::string_view rest = lineAt(where.line);
+    rest = rest.substr(std::min(rest.size(), size_t(where.column - 1)));
+    bool triple = rest.substr(0, 3) == "\"\"\"" || rest.substr(0, 3) == "'''";
+    where.column += triple ? 3 : 1;
+    return where;
+  }
+  std::string_view lineAt(unsigned line) const {
+    std::string_view t = spec_.text;
+    for (unsigned i = 1; i < line; ++i) {
+      size_t nl = t.find('\n');
+      if (nl == std::string_view::npos) return {};
+      t.remove_prefix(nl + 1);
+    }
+    return t.substr(0, t.find('\n'));
+  }
+
+  // ---- typed access; each reports a wrong type and gives nothing
+  void onlyKeys(const toml::table& t, const std::vector<std::string>& known, const std::string& where) {
+    for (auto&& [key, value] : t) {
+      (void)value;
+      if (std::find(known.begin(), known.end(), key.str()) == known.end())
+        error(at(key), "unknown key '" + std::string(key.str()) + "' " + where + suggest(key.str(), known));
+    }
+  }
+  void wrongType(const toml::node& n, const std::string& what, std::string_view expected) {
+    error(at(n), what + " must be " + std::string(expected) + ", not " + std::string(typeName(n)));
+  }
+  const toml::table* table(const toml::table& parent, std::string_view key, const std::string& what) {
+    const toml::node* n = parent.get(key);
+    if (!n) return nullptr;
+    if (!n->is_table()) wrongType(*n, what, "a table");
+    return n->as_table();
+  }
+  std::optional<std::string> string(const toml::node& n, const std::string& what) {
+    if (auto* s = n.as_string()) return s->get();
+    wrongType(n, what, "a string");
+    return std::nullopt;
+  }
+  std::optional<int64_t> integer(const toml::node& n, const std::string& what) {
+    if (auto* i = n.as_integer()) return i->get();
+    wrongType(n, what, "an integer");
+    return std::nullopt;
+  }
+  std::optional<bool> boolean(const toml::node& n, const std::string& what) {
+    if (auto* b = n.as_boolean()) return b->get();
+    wrongType(n, what, "true or false");
+    return std::nullopt;
+  }
+  const toml::array* array(const toml::node& n, const std::string& what) {
+    if (!n.is_array()) wrongType(n, what, "an array");
+    return n.as_array();
+  }
+  // An address: a non-negative integer, or a string "0x..." for values past
+  // TOML's signed 64-bit integers (0xffffffff80000000).
+  std::optional<uint64_t> address(const toml::node& n, const std::string& what) {
+    if (auto* i = n.as_integer()) {
+      if (i->get() >= 0) return uint64_t(i->get());
+      error(at(n), what + " must not be negative; write addresses above 0x7fffffffffffffff "
+                          "as strings, e.g. \"0xffffffff80000000\"");
+      return std::nullopt;
+    }
+    if (auto* s = n.as_string()) {
+      if (auto v = parseNumber(s->get())) return v;
+      error(at(n), what + " '" + s->get() + "' is not a 64-bit address (decimal or 0x hex)");
+      return std::nullopt;
+    }
+    wrongType(n, what, "an integer or a \"0x...\" string");
+    return std::nullopt;
+  }
+  std::optional<WordSpec> word(const toml::node& n, const std::string& what) {
+    auto s = string(n, what);
+    if (!s) return std::nullopt;
+    return WordSpec{*s, textStart(n)};
+  }
+  std::vector<WordSpec> words(const toml::node& n, const std::string& what) {
+    std::vector<WordSpec> out;
+    if (const toml::array* a = array(n, what))
+      for (const toml::node& e : *a)
+        if (auto w = word(e, "each word of " + what)) out.push_back(std::move(*w));
+    return out;
+  }
+  // What the name at `n` means in `table`, or an error naming the choices.
+  template <class T>
+  std::optional<T> choice(const toml::node& n, const std::string& what, const NameTable<T>& table) {
+    auto s = string(n, what);
+    if (!s) return std::nullopt;
+    if (auto v = lookup(table, *s)) return v;
+    error(at(n), "unknown " + what + " '" + *s + "'" + suggest(*s, namesOf(table)));
+    return std::nullopt;
+  }
+
+  // ---- sections
+  void load(const toml::table& root) {
+    onlyKeys(root, {"schema", "name", "summary", "target", "site", "symbols", "regions", "trampolines",
+                    "states", "behaviour", "expect", "model", "transition"},
+             "at the top level");
+    SourceLocation top{spec_.path, 1, 1};
+    if (const toml::node* n = root.get("schema")) {
+      if (auto v = integer(*n, "schema")) {
+        if (*v != 1) error(at(*n), "schema " + std::to_string(*v) + " is not supported (this patchcheck reads schema 1)");
+        spec_.schema = int(*v);
+      }
+    } else {
+      error(top, "missing 'schema = 1' at the top level");
+    }
+    if (const toml::node* n = root.get("name")) spec_.name = string(*n, "name").value_or("");
+    else spec_.name = stem(spec_.path);
+    if (const toml::node* n = root.get("summary")) spec_.summary = string(*n, "summary").value_or("");
+
+    size_t before = errors_.size();
+    loadTarget(table(root, "target", "[target]"));
+    const toml::table* site = table(root, "site", "[site]");
+    if (site) loadSite(*site);
+    else if (!root.get("site")) error(top, "missing [site] (at least `words = N`)");
+    if (auto* t = table(root, "regions", "[regions]")) loadRegions(*t);
+    if (auto* t = table(root, "symbols", "[symbols]")) loadSymbols(*t);
+    addFunctionSymbol();
+    if (auto* t = table(root, "trampolines", "[trampolines]")) loadTrampolines(*t);
+    // Errors above would make every word's assembly fail in the same way.
+    bool foundationOk = errors_.size() == before;
+
+    const toml::table* states = table(root, "states", "[states]");
+    if (states) loadStates(*states);
+    if (!root.get("states") || (states && states->empty()))
+      error(states ? at(*states) : top, "[states] must name at least one state");
+    const toml::table* behaviour = table(root, "behaviour", "[behaviour]");
+    if (behaviour) loadBehaviour(*behaviour);
+    if (states && (behaviour || !root.get("behaviour")))
+      for (const StateSpec& s : spec_.states)
+        if (!behaviour || !behaviour->get(s.name))
+          error(s.where, "state '" + s.name + "' has no behaviour: add `" + s.name +
+                             " = \"untraced\"` (or call/enter) to [behaviour]");
+    if (auto* t = table(root, "expect", "[expect]")) loadStateExpectations(*t);
+    if (auto* t = table(root, "model", "[model]")) loadModel(*t);
+    if (const toml::node* n = root.get("transition")) loadTransitions(*n);
+
+    if (foundationOk) checkTargets();
+  }
+
+  static std::string stem(const std::string& path) {
+    std::string base = path.substr(path.find_last_of('/') + 1);
+    return base.substr(0, base.rfind('.'));
+  }
+
+  void loadTarget(const toml::table* t) {
+    if (!t) return;
+    onlyKeys(*t, {"isa", "endian", "abi", "matrix"}, "in [target]");
+    const toml::node* isaNode = t->get("isa");
+    const toml::node* abiNode = t->get("abi");
+    if (isaNode) {
+      if (auto isa = choice(*isaNode, "ISA", kIsas)) {
+        spec_.target.isa = *isa;
+        spec_.target.abi = mips::defaultAbi(spec_.target.isa);
+      }
+    }
+    if (const toml::node* n = t->get("endian"))
+      if (auto e = choice(*n, "endian", kEndians)) spec_.target.endian = *e;
+    if (abiNode)
+      if (auto a = choice(*abiNode, "ABI", kAbis)) spec_.target.abi = *a;
+    if (auto problem = mips::targetProblem(spec_.target))
+      error(at(abiNode ? *abiNode : *isaNode), *problem);
+    if (const toml::node* n = t->get("matrix"))
+      if (const toml::array* a = array(*n, "matrix"))
+        for (const toml::node& e : *a) matrixEntry(e);
+  }
+
+  void matrixEntry(const toml::node& n) {
+    auto s = string(n, "a matrix entry");
+    if (!s) return;
+    size_t slash = s->find('/');
+    auto isa = slash == std::string::npos ? std::nullopt : mips::parseIsa(s->substr(0, slash));
+    auto abi = slash == std::string::npos ? std::nullopt : mips::parseAbi(s->substr(slash + 1));
+    if (!isa || !abi) {
+      error(at(n), "matrix entry '" + *s + "' must be ISA/ABI with ISA one of mips32r2, mips64r2, "
+                   "mips32r6, mips64r6 and ABI one of o32, n32, n64 (e.g. \"mips64r2/n64\")");
+      return;
+    }
+    mips::Target t{*isa, spec_.target.endian, *abi};
+    if (auto problem = mips::targetProblem(t)) {
+      error(at(n), "matrix entry '" + *s + "': " + *problem);
+      return;
+    }
+    for (const mips::Target& m : spec_.matrix)
+      if (m.isa == t.isa && m.abi == t.abi) {
+        error(at(n), "matrix entry '" + *s + "' is listed twice");
+        return;
+      }
+    spec_.matrix.push_back(t);
+  }
+
+  void loadSite(const toml::table& t) {
+    onlyKeys(t, {"function", "words", "body", "allow_unpredictable", "allow_effects"}, "in [site]");
+    spec_.functionWhere = at(t);
+    if (const toml::node* n = t.get("function")) {
+      spec_.functionWhere = at(*n);
+      if (auto f = string(*n, "function")) {
+        if (isIdentifier(*f)) spec_.function = *f;
+        else error(at(*n), "function '" + *f + "' is not a symbol name");
+      }
+    }
+    if (const toml::node* n = t.get("words")) {
+      if (auto w = integer(*n, "words")) {
+        if (*w < 1 || *w > 4096) error(at(*n), "words must be between 1 and 4096, not " + std::to_string(*w));
+        else spec_.words = unsigned(*w);
+      }
+    } else {
+      error(at(t), "[site] needs `words = N`, the number of patchable words");
+    }
+    if (const toml::node* n = t.get("body")) spec_.body = words(*n, "body");
+    if (const toml::node* n = t.get("allow_unpredictable"))
+      spec_.allowUnpredictable = boolean(*n, "allow_unpredictable").value_or(false);
+    if (const toml::node* n = t.get("allow_effects"))
+      if (const toml::array* a = array(*n, "allow_effects"))
+        for (const toml::node& e : *a)
+          if (auto k = choice(e, "effect", kEffects)) spec_.allowedEffects.insert(*k);
+  }
+
+  void loadRegions(const toml::table& t) {
+    for (auto&& [key, value] : t) {
+      std::string name(key.str());
+      const toml::array* a = array(value, "region '" + name + "'");
+      if (!a) continue;
+      if (a->size() != 2) {
+        error(at(value), "region '" + name + "' must be [lo, hi], not " + std::to_string(a->size()) + " values");
+        continue;
+      }
+      auto lo = address(*a->get(0), "the low end of region '" + name + "'");
+      auto hi = address(*a->get(1), "the high end of region '" + name + "'");
+      if (!lo || !hi) continue;
+      if (*lo > *hi) {
+        error(at(value), "region '" + name + "' is empty: " + hex(*lo) + " > " + hex(*hi));
+        continue;
+      }
+      spec_.regions.push_back({name, *lo, *hi, at(key)});
+      if (std::find(regionNames_.begin(), regionNames_.end(), name) == regionNames_.end())
+        regionNames_.push_back(name);
+    }
+  }
+
+  void loadSymbols(const toml::table& t) {
+    for (auto&& [key, value] : t) {
+      std::string name(key.str());
+      SymbolSpec s{name, std::nullopt, "", 4, at(key)};
+      if (!isIdentifier(name)) error(at(key), "'" + name + "' is not a symbol name");
+      const toml::table* fields = value.as_table();
+      if (!fields) {
+        wrongType(value, "symbol '" + name + "'",
+                  "a table such as { in = \"kernel-text\", align = 4 } or { value = 0x80001000 }");
+        continue;
+      }
+      onlyKeys(*fields, {"in", "align", "value"}, "in symbol '" + name + "'");
+      bool ok = true;
+      if (const toml::node* n = fields->get("in")) {
+        auto r = string(*n, "'in'");
+        if (r && std::find(regionNames_.begin(), regionNames_.end(), *r) == regionNames_.end()) {
+          error(at(*n), "unknown region '" + *r + "'" + suggest(*r, regionNames_));
+          ok = false;
+        }
+        s.region = r.value_or("");
+      }
+      if (const toml::node* n = fields->get("align")) {
+        auto a = integer(*n, "align");
+        if (a && (*a < 4 || !isPowerOfTwo(uint64_t(*a)))) {
+          error(at(*n), "align must be a power of two >= 4, not " + std::to_string(*a));
+          ok = false;
+        } else if (a) {
+          s.align = uint64_t(*a);
+        }
+      }
+      if (const toml::node* n = fields->get("value")) {
+        s.value = address(*n, "value");
+        if (s.value && *s.value % s.align) {
+          error(at(*n), "symbol '" + name + "' = " + hex(*s.value) + " is not aligned to " +
+                            std::to_string(s.align) + " bytes");
+          ok = false;
+        }
+        if (!s.value) ok = false;
+      }
+      if (ok && !s.value && s.region.empty() && !fields->get("in")) {
+        error(at(value), "symbol '" + name + "' needs `in = \"REGION\"` (symbolic) or `value = ADDRESS` (concrete)");
+        ok = false;
+      }
+      if (ok) spec_.symbols.push_back(std::move(s));
+      else spec_.symbols.push_back({name, std::nullopt, "kernel-text", 4, at(key)});  // no cascade
+    }
+  }
+
+  // F is symbolic in kernel-text, word-aligned, unless [symbols] says otherwise.
+  void addFunctionSymbol() {
+    if (!spec_.symbol(spec_.function))
+      spec_.symbols.push_back({spec_.function, std::nullopt, "kernel-text", 4, spec_.functionWhere});
+  }
+
+  std::vector<std::string> symbolNames() const {
+    std::vector<std::string> out;
+    for (const SymbolSpec& s : spec_.symbols) out.push_back(s.name);
+    return out;
+  }
+  std::vector<std::string> stateNames() const {
+    std::vector<std::string> out;
+    for (const StateSpec& s : spec_.states) out.push_back(s.name);
+    return out;
+  }
+
+  void loadTrampolines(const toml::table& t) {
+    for (auto&& [key, value] : t) {
+      std::string name(key.str());
+      if (!spec_.symbol(name))
+        error(at(key), "trampoline for unknown symbol '" + name + "' (declare it in [symbols])" +
+                           suggest(name, symbolNames()));
+      auto file = string(value, "trampoline '" + name + "'");
+      if (file && file->empty()) error(at(value), "trampoline '" + name + "' needs a file under trampolines/");
+      else if (file) spec_.trampolines[name] = *file, spec_.trampolineWhere[name] = at(value);
+    }
+  }
+
+  void loadStates(const toml::table& t) {
+    for (auto&& [key, value] : t) {
+      StateSpec s{std::string(key.str()), {}, at(key)};
+      s.words = words(value, "state '" + s.name + "'");
+      if (value.is_array() && spec_.words && value.as_array()->size() != spec_.words)
+        error(at(value), "state '" + s.name + "' has " + std::to_string(value.as_array()->size()) +
+                             " words, but the site has " + std::to_string(spec_.words) +
+                             " (one string per word)");
+      spec_.states.push_back(std::move(s));
+    }
+    // File order: reports list states as the author wrote them.
+    std::stable_sort(spec_.states.begin(), spec_.states.end(), [](const StateSpec& a, const StateSpec& b) {
+      return std::tie(a.where.line, a.where.column) < std::tie(b.where.line, b.where.column);
+    });
+  }
+
+  std::optional<BehaviourSpec> behaviour(const toml::node& n, const std::string& what) {
+    auto text = string(n, what);
+    if (!text) return std::nullopt;
+    SourceLocation start = textStart(n);
+    auto parsed = parseBehaviour(*text, [&](size_t offset) { return spec_.locate(start, offset); });
+    if (auto* d = std::get_if<Diagnostic>(&parsed)) {
+      errors_.push_back(*d);
+      return std::nullopt;
+    }
+    BehaviourSpec b = std::get<BehaviourSpec>(std::move(parsed));
+    for (const OutcomeSpec& o : b.alternatives)
+      if (o.kind != OutcomeSpec::Kind::Untraced && !spec_.symbol(o.target))
+        error(o.where, "unknown symbol '" + o.target + "' (declare it in [symbols])" +
+                           suggest(o.target, symbolNames()));
+    return b;
+  }
+
+  void loadBehaviour(const toml::table& t) {
+    for (auto&& [key, value] : t) {
+      std::string name(key.str());
+      if (!spec_.state(name))
+        error(at(key), "behaviour for unknown state '" + name + "'" + suggest(name, stateNames()));
+      if (auto b = behaviour(value, "behaviour '" + name + "'")) spec_.behaviour[name] = std::move(*b);
+    }
+  }
+
+  // [expect]: what the author claims of a state run alone, as `expect` in
+  // a [[transition]] does of a transition.
+  void loadStateExpectations(const toml::table& t) {
+    for (auto&& [key, value] : t) {
+      std::string name(key.str());
+      if (!spec_.state(name))
+        error(at(key), "expectation for unknown state '" + name + "'" + suggest(name, stateNames()));
+      else if (auto e = choice(value, "'expect' of state '" + name + "'", kExpects))
+        spec_.stateExpect[name] = *e;
+    }
+  }
+
+  void loadModel(const toml::table& t) {
+    onlyKeys(t, {"fetch", "line_bytes", "preemption", "delay_slot_interrupts", "unpredictable"},
+             "in [model]");
+    ModelSpec& m = spec_.model;
+    if (const toml::node* n = t.get("fetch"))
+      if (auto f = choice(*n, "fetch model", kFetchKinds)) m.fetch = *f;
+    if (const toml::node* n = t.get("line_bytes"))
+      if (auto b = integer(*n, "line_bytes")) {
+        if (*b < 4 || *b > 65536 || !isPowerOfTwo(uint64_t(*b)))
+          error(at(*n), "line_bytes must be a power of two >= 4, not " + std::to_string(*b));
+        else m.lineBytes = unsigned(*b);
+      }
+    if (const toml::node* n = t.get("preemption"))
+      if (auto p = choice(*n, "preemption", kPreemption)) m.preemption = *p;
+    if (const toml::node* n = t.get("delay_slot_interrupts"))
+      m.delaySlotInterrupts = boolean(*n, "delay_slot_interrupts").value_or(true);
+    if (const toml::node* n = t.get("unpredictable"))
+      if (auto u = choice(*n, "unpredictable", kUnpredictable)) m.unpredictableAsHardware = *u;
+  }
+
+  void loadTransitions(const toml::node& n) {
+    const toml::array* a = n.as_array();
+    if (a && a->empty()) return;
+    if (!a || !a->is_array_of_tables()) {
+      wrongType(n, "transition", "an array of tables, written [[transition]]");
+      return;
+    }
+    for (const toml::node& e : *a) loadTransition(*e.as_table());
+  }
+
+  void stateRef(const toml::table& t, const char* key, std::string& out) {
+    const toml::node* n = t.get(key);
+    if (!n) {
+      error(at(t), "[[transition]] needs `" + std::string(key) + " = \"STATE\"`");
+      return;
+    }
+    auto s = string(*n, key);
+    if (!s) return;
+    if (!spec_.state(*s)) error(at(*n), "unknown state '" + *s + "'" + suggest(*s, stateNames()));
+    out = *s;
+  }
+
+  void loadTransition(const toml::table& t) {
+    onlyKeys(t, {"from", "to", "when", "steps", "expect", "allow"}, "in [[transition]]");
+    TransitionSpec tr;
+    tr.where = at(t);
+    stateRef(t, "from", tr.from);
+    stateRef(t, "to", tr.to);
+    if (const toml::node* n = t.get("when"))
+      if (auto w = choice(*n, "'when'", kWhens)) tr.when = *w;
+    if (const toml::node* n = t.get("expect"))
+      if (auto e = choice(*n, "'expect'", kExpects)) tr.expect = *e;
+    if (const toml::node* n = t.get("allow")) tr.allow = behaviour(*n, "allow");
+    if (const toml::node* n = t.get("steps")) {
+      if (const toml::array* a = array(*n, "steps"))
+        for (const toml::node& e : *a)
+          if (auto text = string(e, "each step"))
+            if (auto s = step(*text, textStart(e))) tr.steps.push_back(std::move(*s));
+    } else {
+      error(at(t), "[[transition]] needs `steps = [...]`");
+    }
+    spec_.transitions.push_back(std::move(tr));
+  }
+
+  // write I | write I = "insn" | sync | flush | wait
+  std::optional<StepSpec> step(const std::string& text, SourceLocation start) {
+    auto where = [&](size_t offset) { return spec_.locate(start, offset); };
+    StepSpec s;
+    s.text = text;
+    s.where = start;
+    size_t i = 0;
+    auto skipSpace = [&] {
+      while (i < text.size() && std::isspace((unsigned char)text[i])) ++i;
+    };
+    skipSpace();
+    size_t verbAt = i;
+    while (i < text.size() && std::isalpha((unsigned char)text[i])) ++i;
+    std::string verb = text.substr(verbAt, i - verbAt);
+    const std::string usage = "steps are: write I, write I = \"insn\", sync, flush, wait";
+    auto kind = lookup(kSteps, verb);
+    if (kind && *kind != StepSpec::Kind::Write) {
+      s.kind = *kind;
+      skipSpace();
+      if (i == text.size()) return s;
+      error(where(i), "'" + verb + "' takes nothing after it; " + usage);
+      return std::nullopt;
+    }
+    if (!kind) {
+      std::string got = verb.empty() ? text.substr(verbAt) : verb;
+      error(where(verbAt), "unknown step '" + got + "'" + didYouMean(verb, namesOf(kSteps)) + "; " + usage);
+      return std::nullopt;
+    }
+    s.kind = StepSpec::Kind::Write;
+    skipSpace();
+    size_t indexAt = i;
+    while (i < text.size() && std::isdigit((unsigned char)text[i])) ++i;
+    auto index = i > indexAt && i - indexAt < 6 ? parseNumber(text.substr(indexAt, i - indexAt)) : std::nullopt;
+    if (!index) {
+      error(where(indexAt), "'write' needs a word index (write I or write I = \"insn\"); " + usage);
+      return std::nullopt;
+    }
+    s.index = unsigned(*index);
+    unsigned limit = spec_.words + unsigned(spec_.body.size());
+    if (spec_.words && s.index >= limit) {
+      std::string site = "site words 0.." + std::to_string(spec_.words - 1);
+      std::string body = spec_.body.empty()
+                             ? "no body words declared ([site] body)"
+                             : "body words " + std::to_string(spec_.words) + ".." + std::to_string(limit - 1);
+      error(where(indexAt), "write " + std::to_string(s.index) + " is outside the site and its body (" +
+                                site + "; " + body + ")");
+    }
+    skipSpace();
+    if (i == text.size()) return s;
+    if (text[i] != '=') {
+      error(where(i), "expected '= \"insn\"' or the end after 'write " + std::to_string(s.index) + "'");
+      return std::nullopt;
+    }
+    ++i;
+    skipSpace();
+    char quote = i < text.size() ? text[i] : '\0';
+    size_t close = quote == '"' || quote == '\'' ? text.find(quote, i + 1) : std::string::npos;
+    if (close == std::string::npos) {
+      error(where(i), "expected a quoted instruction after '=' (write I = \"insn\")");
+      return std::nullopt;
+    }
+    size_t end = close + 1;
+    while (end < text.size() && std::isspace((unsigned char)text[end])) ++end;
+    if (end != text.size()) {
+      error(where(end), "unexpected text after the interim instruction");
+      return std::nullopt;
+    }
+    s.interim = WordSpec{text.substr(i + 1, close - i - 1), where(i + 1)};
+    return s;
+  }
+
+  // The errors that depend on the target, for the default and each matrix
+  // entry; one that holds only for some targets names them.
+  void checkTargets() {
+    std::vector<mips::Target> targets = specTargets(spec_);
+    struct Found {
+      Diagnostic d;
+      std::vector<std::string> targets;
+    };
+    std::vector<Found> found;
+    for (const mips::Target& t : targets) {
+      std::string label = std::string(mips::name(t.isa)) + "/" + std::string(mips::name(t.abi));
+      for (const Diagnostic& d : checkSpecForTarget(spec_, t)) {
+        auto same = [&](const Found& f) {
+          return f.d.message == d.message && f.d.where.line == d.where.line && f.d.where.column == d.where.column;
+        };
+        auto it = std::find_if(found.begin(), found.end(), same);
+        if (it == found.end()) found.push_back({d, {label}});
+        else if (std::find(it->targets.begin(), it->targets.end(), label) == it->targets.end())
+          it->targets.push_back(label);
+      }
+    }
+    for (Found& f : found) {
+      if (f.targets.size() < targets.size()) {
+        std::string list;
+        for (const std::string& l : f.targets) list += (list.empty() ? "" : ", ") + l;
+        f.d.message += " [for " + list + "]";
+      }
+      errors_.push_back(std::move(f.d));
+    }
+  }
+};
+
+}  // namespace
+
+SourceLocation Spec::locate(const SourceLocation& start, size_t offset) const {
+  SourceLocation at = start;
+  std::string_view t = text;
+  for (unsigned i = 1; i < start.line; ++i) {
+    size_t nl = t.find('\n');
+    if (nl == std::string_view::npos) {
+      t = {};
+      break;
+    }
+    t.remove_prefix(nl + 1);
+  }
+  std::string_view line = t.substr(0, t.find('\n'));
+  if (start.line == 0 || start.column == 0 || start.column - 1 > line.size()) {
+    at.column += unsigned(offset);
+    return at;
+  }
+  size_t i = start.column - 1;
+  bool literal = i > 0 && line[i - 1] == '\'';  // '...' strings have no escapes
+  size_t n = 0;
+  for (; n < offset && i < line.size(); ++n) {
+    if (!literal && line[i] == '\\' && i + 1 < line.size())
+      i += line[i + 1] == 'u' ? 6 : line[i + 1] == 'U' ? 10 : 2;
+    else
+      ++i;
+  }
+  at.column = unsigned(i + 1 + (offset - n));
+  return at;
+}
+
+std::variant<Spec, Diagnostics> parseSpec(std::string_view text, const std::string& path) {
+  return SpecLoader(text, path).run();
+}
+
+std::variant<Spec, Diagnostics> loadSpec(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Diagnostics{{{path, 0, 0}, "cannot read the spec file"}};
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parseSpec(text.str(), path);
+}
+
+}  // namespace patchcheck

@@ -1,0 +1,190 @@
+#include "checker/spec/SpecTarget.h"
+
+#include <cstdlib>
+
+#include "checker/spec/Regions.h"
+#include "encoder/Hex.h"
+#include "encoder/Registers.h"
+
+namespace patchcheck {
+namespace {
+
+std::string isaAbi(const mips::Target& t) {
+  return std::string(mips::name(t.isa)) + "/" + std::string(mips::name(t.abi));
+}
+
+// Assembles `entries` as one program, one line each, and points every word
+// and error back at its entry in the spec.
+std::variant<mips::Assembly, Diagnostics> assembleLines(const Spec& spec,
+                                                        const std::vector<const WordSpec*>& entries,
+                                                        const mips::AssemblyOptions& options) {
+  std::string program;
+  Diagnostics lineErrors;
+  for (const WordSpec* w : entries) {
+    if (w->text.find_first_of("\r\n") != std::string::npos)
+      lineErrors.push_back({w->where, "a word must be one line of assembly"});
+    program += w->text + "\n";
+  }
+  if (!lineErrors.empty()) return lineErrors;
+  auto toSpec = [&](SourceLocation at) {
+    if (entries.empty()) return at;
+    if (at.line == 0 || at.line > entries.size()) return entries[0]->where;
+    const WordSpec& w = *entries[at.line - 1];
+    return spec.locate(w.where, at.column ? at.column - 1 : 0);
+  };
+  auto result = mips::assemble(program, spec.path, options);
+  if (auto* errors = std::get_if<Diagnostics>(&result)) {
+    for (Diagnostic& d : *errors) {
+      d.where = toSpec(d.where);
+      // The assembler names program lines ("(line 2)"); here a line is a word.
+      size_t at = d.message.find("(line ");
+      if (at != std::string::npos) {
+        unsigned line = unsigned(std::strtoul(d.message.c_str() + at + 6, nullptr, 10));
+        size_t close = d.message.find(')', at);
+        if (line >= 1 && line <= entries.size() && close != std::string::npos)
+          d.message.replace(at, close - at + 1, "(word " + std::to_string(line - 1) + ")");
+      }
+    }
+    return std::move(*errors);
+  }
+  auto& assembly = std::get<mips::Assembly>(result);
+  // A spec entry is exactly one word: no labels-only lines, no `a; b`.
+  std::vector<unsigned> perLine(entries.size(), 0);
+  for (const mips::AssembledWord& w : assembly.words)
+    if (w.where.line >= 1 && w.where.line <= entries.size()) ++perLine[w.where.line - 1];
+  Diagnostics errors;
+  for (size_t i = 0; i < entries.size(); ++i) {
+    if (perLine[i] == 1) continue;
+    errors.push_back({entries[i]->where,
+                      "'" + entries[i]->text + "' is " +
+                          (perLine[i] ? std::to_string(perLine[i]) + " words" : "no instruction word") +
+                          "; each entry must be exactly one instruction word"});
+  }
+  if (!errors.empty()) return errors;
+  for (mips::AssembledWord& w : assembly.words) w.where = toSpec(w.where);
+  return std::move(assembly);
+}
+
+void checkBehaviour(const BehaviourSpec& b, const mips::Target& t, Diagnostics& errors) {
+  for (const OutcomeSpec& o : b.alternatives)
+    for (const ConditionSpec& c : o.with) {
+      if (!mips::parseGpr(c.reg, t.abi))
+        errors.push_back({c.where, "'" + c.reg + "' is not a register under " +
+                                       std::string(mips::name(t.abi)) +
+                                       (t.abi == mips::Abi::O32 ? "" : " (there t0..t3 are $12..$15, a4..a7 are $8..$11)")});
+      else if (!t.is64() && c.value > 0xffffffffull)
+        errors.push_back({c.where, "value " + hex(c.value) + " for '" + c.reg +
+                                       "' does not fit a 32-bit register"});
+    }
+}
+
+}  // namespace
+
+std::vector<mips::Target> specTargets(const Spec& spec) {
+  std::vector<mips::Target> out{spec.target};
+  for (const mips::Target& m : spec.matrix) {
+    bool seen = false;
+    for (const mips::Target& t : out) seen = seen || (t.isa == m.isa && t.abi == m.abi);
+    if (!seen) out.push_back(m);
+  }
+  return out;
+}
+
+mips::AssemblyOptions assemblyOptions(const Spec& spec, const mips::Target& t, unsigned index) {
+  mips::AssemblyOptions o;
+  o.target = t;
+  o.allowUnpredictable = spec.allowUnpredictable;
+  o.requireLuiReach = true;
+  for (const SymbolSpec& s : spec.symbols) {
+    // A value that is no address of this target is reported by
+    // checkSpecForTarget; symbolic here, so words using it still assemble.
+    if (auto a = symbolAddress(s, t)) o.symbols[s.name] = *a;
+    else o.symbolic.insert(s.name);
+  }
+  mips::Value entry{spec.function, 0};
+  if (auto it = o.symbols.find(spec.function); it != o.symbols.end())
+    entry = mips::Value::constant(int64_t(it->second));
+  o.base = entry.plus(int64_t(4) * index);
+  return o;
+}
+
+std::variant<mips::Assembly, Diagnostics> assembleState(const Spec& spec, const StateSpec& state,
+                                                        const mips::Target& t) {
+  std::vector<const WordSpec*> entries;
+  for (const WordSpec& w : state.words) entries.push_back(&w);
+  for (const WordSpec& w : spec.body) entries.push_back(&w);
+  return assembleLines(spec, entries, assemblyOptions(spec, t, 0));
+}
+
+std::variant<mips::AssembledWord, Diagnostics> assembleWord(const Spec& spec, const WordSpec& word,
+                                                            unsigned index, const mips::Target& t) {
+  auto r = assembleLines(spec, {&word}, assemblyOptions(spec, t, index));
+  if (auto* errors = std::get_if<Diagnostics>(&r)) return std::move(*errors);
+  return std::move(std::get<mips::Assembly>(r).words.front());
+}
+
+Diagnostics checkSpecForTarget(const Spec& spec, const mips::Target& t) {
+  Diagnostics errors;
+  if (auto problem = mips::targetProblem(t)) {
+    errors.push_back({{spec.path, 1, 1}, *problem});
+    return errors;
+  }
+  // addressFor only fails on 32-bit targets.
+  std::string isa(mips::name(t.isa));
+  // On a 64-bit target 0x80000000..0xffffffff is user space (XUSEG), never
+  // kernel text: almost surely a 32-bit address missing its sign extension.
+  auto unextended = [&](uint64_t v) { return t.is64() && v >= 0x80000000ull && v <= 0xffffffffull; };
+  auto extendHint = [&](uint64_t v) {
+    return " is a user-space address on " + isa + "; for the kernel address write \"" +
+           hex(uint64_t(int64_t(int32_t(uint32_t(v))))) + "\" (a string: TOML integers are signed)";
+  };
+  for (const RegionSpec& r : spec.regions) {
+    auto lo = addressFor(r.lo, t), hi = addressFor(r.hi, t);
+    if (unextended(r.lo) || unextended(r.hi))
+      errors.push_back({r.where, "region '" + r.name + "': " + hex(unextended(r.lo) ? r.lo : r.hi) +
+                                     extendHint(unextended(r.lo) ? r.lo : r.hi)});
+    else if (!lo || !hi)
+      errors.push_back({r.where, "region '" + r.name + "' [" + hex(r.lo) + ", " + hex(r.hi) +
+                                     "] is not a range of 32-bit addresses (" + isa + ")"});
+    else if (*lo > *hi)
+      errors.push_back({r.where, "region '" + r.name + "' is empty: " + hex(*lo) + " > " + hex(*hi) +
+                                     " as " + isaAbi(t) + " addresses"});
+  }
+  std::vector<RegionSpec> regions = regionsFor(spec, t);
+  for (const SymbolSpec& s : spec.symbols) {
+    if (!s.value) continue;
+    auto a = symbolAddress(s, t);
+    if (unextended(*s.value)) {
+      errors.push_back({s.where, "symbol '" + s.name + "' = " + hex(*s.value) + extendHint(*s.value)});
+      continue;
+    }
+    if (!a) {
+      errors.push_back({s.where, "symbol '" + s.name + "' = " + hex(*s.value) +
+                                     " is not a 32-bit address (" + isa + ")"});
+      continue;
+    }
+    const RegionSpec* r = s.region.empty() ? nullptr : findRegion(regions, s.region);
+    if (r && (*a < r->lo || *a > r->hi))
+      errors.push_back({s.where, "symbol '" + s.name + "' = " + hex(*a) + " lies outside region '" +
+                                     r->name + "' [" + hex(r->lo) + ", " + hex(r->hi) + "]"});
+  }
+  for (const auto& [state, b] : spec.behaviour) checkBehaviour(b, t, errors);
+  for (const TransitionSpec& tr : spec.transitions)
+    if (tr.allow) checkBehaviour(*tr.allow, t, errors);
+
+  auto add = [&](auto&& result) {
+    if (auto* e = std::get_if<Diagnostics>(&result)) errors.insert(errors.end(), e->begin(), e->end());
+  };
+  for (const StateSpec& s : spec.states) add(assembleState(spec, s, t));
+  if (spec.states.empty() && !spec.body.empty()) {
+    std::vector<const WordSpec*> body;
+    for (const WordSpec& w : spec.body) body.push_back(&w);
+    add(assembleLines(spec, body, assemblyOptions(spec, t, spec.words)));
+  }
+  for (const TransitionSpec& tr : spec.transitions)
+    for (const StepSpec& step : tr.steps)
+      if (step.interim) add(assembleWord(spec, *step.interim, step.index, t));
+  return errors;
+}
+
+}  // namespace patchcheck

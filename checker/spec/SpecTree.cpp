@@ -1,0 +1,42 @@
+#include "checker/spec/SpecTree.h"
+
+#include <filesystem>
+
+namespace patchcheck {
+namespace fs = std::filesystem;
+
+namespace {
+
+fs::path normal(const fs::path& p) {
+  fs::path n = p.lexically_normal();
+  if (n.empty()) return ".";
+  if (n.has_filename()) return n;
+  return n.parent_path().empty() ? fs::path(".") : n.parent_path();  // "a/b/" -> "a/b"
+}
+
+fs::path absoluteOf(const fs::path& p) {
+  std::error_code ec;
+  fs::path a = fs::absolute(p, ec);
+  return normal(ec ? p : a);
+}
+
+}  // namespace
+
+SpecTree locateSpecTree(const std::string& specPath) {
+  fs::path dir = normal(fs::path(specPath).parent_path());
+  for (fs::path at = dir;; at = normal(at / "..")) {
+    std::error_code ec;
+    if (fs::is_directory(at / "trampolines", ec)) return {at.string(), normal(at / "trampolines").string()};
+    fs::path abs = absoluteOf(at);
+    if (abs == abs.root_path() || abs.parent_path() == abs) break;
+  }
+  return {dir.string(), ""};
+}
+
+std::string treeName(const std::string& root, const std::string& file) {
+  fs::path rel = absoluteOf(file).lexically_relative(absoluteOf(root));
+  if (rel.empty()) return fs::path(file).filename().generic_string();
+  return rel.generic_string();
+}
+
+}  // namespace patchcheck
