@@ -23,7 +23,7 @@ void checker() {
     if (!std::holds_alternative<Spec>(loaded)) continue;
     const Spec& spec = std::get<Spec>(loaded);
     auto s0 = std::chrono::steady_clock::now();
-    for (const mips::Target& t : targetsOf(spec, true)) {
+    for (const patchcheck::Target& t : targetsOf(spec, true)) {
       auto r = checkSpec(spec, t, ctx, CheckOptions{});
       if (!std::holds_alternative<SpecResult>(r)) continue;
       for (const TransitionResult& tr : std::get<SpecResult>(r).transitions) {

@@ -7,9 +7,9 @@
 #include <ctime>
 #include <string>
 
-#include "encoder/Assembler.h"
-#include "encoder/Decoder.h"
-#include "encoder/Printer.h"
+#include "encoder/mips/Assembler.h"
+#include "encoder/mips/Decoder.h"
+#include "encoder/mips/Printer.h"
 
 namespace patchcheck::bench {
 namespace {
@@ -46,6 +46,8 @@ Rate measure(Work work) {
 
 void encoder() {
   using namespace mips;
+  using mips::Target;
+  using mips::Isa;
   Target t{Isa::Mips64R2, Endian::Big, Abi::N64};
   // A trampoline-like mix: ALU, memory, li, move, jalr, branches to a
   // numeric local label, shifts, barriers.

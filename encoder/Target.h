@@ -1,52 +1,38 @@
 #pragma once
-// Which MIPS variant a word is encoded for: ISA release and width, byte
-// order, and ABI (the ABI decides register names and calling convention).
+// The machine a spec runs on: an ISA plug-in (encoder/Isa.h), one of its
+// variants, a byte order and an ABI. The core names no ISA: it holds a
+// Target and asks the plug-in.
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
 
-namespace patchcheck::mips {
+namespace patchcheck {
 
-enum class Isa : uint8_t { Mips32R2, Mips64R2, Mips32R6, Mips64R6 };
 enum class Endian : uint8_t { Big, Little };
-enum class Abi : uint8_t { O32, N32, N64 };
+std::string_view name(Endian);
+std::optional<Endian> parseEndian(std::string_view);  // big/be/eb, little/le/el
 
-// A set of ISAs, one bit per Isa; the instruction table uses it for
-// availability.
-using IsaSet = uint8_t;
-constexpr IsaSet bit(Isa i) { return IsaSet(1u << unsigned(i)); }
-constexpr IsaSet kM32R2 = bit(Isa::Mips32R2), kM64R2 = bit(Isa::Mips64R2),
-                 kM32R6 = bit(Isa::Mips32R6), kM64R6 = bit(Isa::Mips64R6);
-constexpr IsaSet kAll = kM32R2 | kM64R2 | kM32R6 | kM64R6;
-constexpr IsaSet kPreR6 = kM32R2 | kM64R2;
-constexpr IsaSet kR6 = kM32R6 | kM64R6;
-constexpr IsaSet k64 = kM64R2 | kM64R6;
-constexpr IsaSet kPreR6_64 = kM64R2;
-constexpr IsaSet kR6_64 = kM64R6;
+class IsaPlugin;
 
 struct Target {
-  Isa isa = Isa::Mips64R2;
+  const IsaPlugin* isa = nullptr;  // the plug-in (encoder/IsaRegistry.h)
+  uint8_t variant = 0;       // the plug-in's variant ("mips64r2")
+  uint8_t abi = 0;           // the plug-in's ABI ("n64")
   Endian endian = Endian::Big;
-  Abi abi = Abi::N64;
 
-  bool is64() const { return isa == Isa::Mips64R2 || isa == Isa::Mips64R6; }
-  bool isR6() const { return isa == Isa::Mips32R6 || isa == Isa::Mips64R6; }
-  unsigned gprBits() const { return is64() ? 64 : 32; }
-  bool has(IsaSet s) const { return (s & bit(isa)) != 0; }
+  std::string_view variantName() const;
+  std::string_view abiName() const;
   std::string str() const;  // "mips64r2/n64/big"
+  // Width of a general-purpose register. Addresses are 64-bit terms
+  // everywhere; a target with narrower registers holds them sign-extended
+  // (32-bit MIPS: KSEG0 0x80000000 is 0xffffffff80000000).
+  unsigned registerBits() const;
+  bool wide() const { return registerBits() == 64; }
+  // Why this variant and ABI cannot be used together, or nothing.
+  std::optional<std::string> problem() const;
+
+  bool operator==(const Target&) const = default;
 };
 
-std::optional<Isa> parseIsa(std::string_view);
-std::optional<Endian> parseEndian(std::string_view);
-std::optional<Abi> parseAbi(std::string_view);
-std::string_view name(Isa);
-std::string_view name(Endian);
-std::string_view name(Abi);
-
-// The ABI a bare ISA implies (o32 for 32-bit, n64 for 64-bit).
-Abi defaultAbi(Isa);
-// Why this combination cannot be used, or nothing when it can.
-std::optional<std::string> targetProblem(const Target&);
-
-}  // namespace patchcheck::mips
+}  // namespace patchcheck

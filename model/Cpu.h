@@ -5,7 +5,7 @@
 // so the branch is fetched and executed again after ERET).
 #include <optional>
 
-#include "model/Semantics.h"
+#include "model/mips/Semantics.h"
 
 namespace patchcheck::mips {
 

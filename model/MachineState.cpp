@@ -2,7 +2,7 @@
 
 #include <stdexcept>
 
-#include "encoder/Registers.h"
+#include "encoder/mips/Registers.h"
 
 namespace patchcheck::mips {
 namespace {

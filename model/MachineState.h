@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "encoder/Target.h"
+#include "encoder/mips/Target.h"
 #include "model/EffectKind.h"
 
 namespace patchcheck::mips {
@@ -48,7 +48,7 @@ struct MachineState {
   // Concrete mode: choices the architecture leaves open (sc success) take
   // their deterministic hardware value instead of a fresh constant.
   bool concrete = false;
-  // What exception entries may overwrite (model/ExceptionEntry.h): every
+  // What exception entries may overwrite (model/mips/ExceptionEntry.h): every
   // byte address stored to, those stored since the last exception
   // boundary, and the sp (as an address) at that boundary.
   std::vector<z3::expr> stored, storedSinceBoundary;

@@ -8,8 +8,8 @@
 #include "checker/cli/Commands.h"
 #include "checker/cli/TargetOptions.h"
 #include "checker/report/AtomicFile.h"
-#include "encoder/Assembler.h"
-#include "encoder/Printer.h"
+#include "encoder/mips/Assembler.h"
+#include "encoder/mips/Printer.h"
 
 namespace patchcheck {
 namespace {
@@ -32,7 +32,12 @@ std::string hex8(uint32_t w) {
 
 int runAsm(const AsmArgs& a) {
   mips::AssemblyOptions opt;
-  opt.target = a.target.over(mips::Target{});
+  Target t = a.target.over(defaultTarget());
+  if (auto p = t.problem()) {
+    std::cerr << "<command line>: error: " << *p << "\n";
+    return 2;
+  }
+  opt.target = t;
   opt.allowUnpredictable = a.allowUnpredictable;
   auto base = parseAddress(a.base);
   if (!base) {

@@ -29,11 +29,11 @@ struct CheckArgs {
 // The targets a spec runs on: its [target] or matrix, with the command
 // line's --isa/--endian/--abi over each; targets the override made equal
 // are checked once.
-std::vector<mips::Target> targetsFor(const Spec& spec, const CheckArgs& a) {
-  std::vector<mips::Target> out;
-  for (mips::Target t : targetsOf(spec, a.matrix)) {
+std::vector<Target> targetsFor(const Spec& spec, const CheckArgs& a) {
+  std::vector<Target> out;
+  for (Target t : targetsOf(spec, a.matrix)) {
     if (!a.target.isa.empty() || !a.target.endian.empty() || !a.target.abi.empty()) t = a.target.over(t);
-    if (std::none_of(out.begin(), out.end(), [&](const mips::Target& o) { return o.str() == t.str(); }))
+    if (std::none_of(out.begin(), out.end(), [&](const Target& o) { return o.str() == t.str(); }))
       out.push_back(t);
   }
   return out;
@@ -68,10 +68,10 @@ int runCheck(const CheckArgs& a) {
     opt.budget = a.budget;
     opt.inlineTrampolines = a.inlineTrampolines;
     if (!a.transition.empty()) opt.transition = a.transition;
-    std::vector<mips::Target> targets = targetsFor(spec, a);
+    std::vector<Target> targets = targetsFor(spec, a);
     Diagnostics errors;
-    for (const mips::Target& t : targets) {
-      if (auto p = mips::targetProblem(t)) {
+    for (const Target& t : targets) {
+      if (auto p = t.problem()) {
         std::cerr << "<command line>: error: " << *p << "\n";
         return 2;
       }

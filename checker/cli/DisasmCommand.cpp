@@ -5,7 +5,7 @@
 
 #include "checker/cli/Commands.h"
 #include "checker/cli/TargetOptions.h"
-#include "encoder/Printer.h"
+#include "encoder/mips/Printer.h"
 
 namespace patchcheck {
 namespace {
@@ -18,7 +18,11 @@ struct DisasmArgs {
 };
 
 int runDisasm(const DisasmArgs& a) {
-  mips::Target t = a.target.over(mips::Target{});
+  Target t = a.target.over(defaultTarget());
+  if (auto p = t.problem()) {
+    std::cerr << "<command line>: error: " << *p << "\n";
+    return 2;
+  }
   auto base = parseAddress(a.base);
   if (!base) {
     std::cerr << "<command line>: error: --base '" << a.base << "' is not an address\n";
@@ -63,7 +67,7 @@ int runDisasm(const DisasmArgs& a) {
   uint64_t addr = *base;
   for (uint32_t w : words) {
     char head[64];
-    if (t.is64()) snprintf(head, sizeof head, "%016llx: %08x  ", (unsigned long long)addr, w);
+    if (t.wide()) snprintf(head, sizeof head, "%016llx: %08x  ", (unsigned long long)addr, w);
     else snprintf(head, sizeof head, "%08llx: %08x  ", (unsigned long long)(addr & 0xffffffff), w);
     std::string text = mips::disassemble(w, addr, t);
     for (char& c : text)

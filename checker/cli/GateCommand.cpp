@@ -60,20 +60,20 @@ int runGate(const GateArgs& a) {
     TableOptions topt;
     topt.matrix = a.matrix || (base && (*base)["options"].value("matrix", false));
     topt.timeoutMs = a.timeoutMs;
-    std::vector<mips::Target> targets = targetsOf(spec, topt.matrix);
+    std::vector<Target> targets = targetsOf(spec, topt.matrix);
     std::map<std::string, std::string> changes;
     if (!a.baselines.empty()) {
       auto current = patchTable(spec, targets, std::vector<SpecResult>(targets.size()), topt);
       if (auto* e = std::get_if<Diagnostics>(&current)) return fail(*e), 2;
       changes = changesAgainst(base, std::get<nlohmann::json>(current));
-      for (const mips::Target& t : targets)
+      for (const Target& t : targets)
         for (const TransitionSpec& tr : spec.transitions)
           if (!changes.count(changeKey(t.str(), tr.name())))
             skipped[spec.name + " " + changeKey(t.str(), tr.name())] = "unchanged since the certified table";
     }
     TransitionFilter filter;
     if (!a.baselines.empty())
-      filter = [&](const mips::Target& t, const TransitionSpec& tr) { return changes.count(changeKey(t.str(), tr.name())) > 0; };
+      filter = [&](const Target& t, const TransitionSpec& tr) { return changes.count(changeKey(t.str(), tr.name())) > 0; };
     CheckOptions opt;
     opt.timeoutMs = a.timeoutMs;
     opt.budget = a.budget;

@@ -38,8 +38,8 @@ int runGraph(const GraphArgs& a) {
   }
   Spec& spec = std::get<Spec>(loaded);
   a.trampolines.applyTo(spec);
-  mips::Target t = a.target.over(spec.target);
-  if (auto p = mips::targetProblem(t)) {
+  Target t = a.target.over(spec.target);
+  if (auto p = t.problem()) {
     std::cerr << "<command line>: error: " << *p << "\n";
     return 2;
   }

@@ -13,13 +13,13 @@
 
 #include "checker/cli/Commands.h"
 #include "checker/cli/TargetOptions.h"
-#include "encoder/Assembler.h"
-#include "encoder/Decoder.h"
+#include "encoder/mips/Assembler.h"
+#include "encoder/mips/Decoder.h"
 #include "encoder/Hex.h"
-#include "encoder/Printer.h"
-#include "encoder/Registers.h"
-#include "encoder/SymbolicWord.h"
-#include "model/AbiModel.h"
+#include "encoder/mips/Printer.h"
+#include "encoder/mips/Registers.h"
+#include "encoder/mips/SymbolicWord.h"
+#include "model/mips/AbiModel.h"
 #include "model/Cpu.h"
 #include "model/TermPrinter.h"
 
@@ -191,11 +191,12 @@ std::vector<MemoryWrite> memoryWrites(const MachineState& final, const z3::expr&
 
 int runSnippet(const RunArgs& a) {
   AssemblyOptions opt;
-  opt.target = a.target.over(Target{});
-  if (auto problem = targetProblem(opt.target)) {
+  patchcheck::Target t = a.target.over(defaultTarget());
+  if (auto problem = t.problem()) {
     std::cerr << "<command line>: error: " << *problem << "\n";
     return 2;
   }
+  opt.target = t;
   uint64_t base = opt.target.is64() ? 0xffffffff80100000ull : 0x80100000ull;
   if (!a.base.empty()) {
     auto b = parseAddress(a.base);

@@ -38,7 +38,7 @@ std::string oneLine(const FirstWriteFailure& f) {
   return s + f.counterexample->rule;
 }
 
-void print(const SynthResult& r, const Spec& spec, const mips::Target& t, double seconds) {
+void print(const SynthResult& r, const Spec& spec, const Target& t, double seconds) {
   static const char* fetch[] = {"sc", "weak", "stale"};
   std::cout << spec.path << " [" << t.str() << "] " << r.transition << " (fetch " << fetch[int(spec.model.fetch)]
             << ")\n";
@@ -74,8 +74,8 @@ int runSynth(const SynthArgs& a) {
   Spec spec = std::get<Spec>(std::move(loaded));  // outlives the site, which points into it
   a.trampolines.applyTo(spec);
   if (!a.fetch.empty()) spec.model.fetch = a.fetch == "sc" ? FetchKind::Sc : a.fetch == "weak" ? FetchKind::Weak : FetchKind::Stale;
-  mips::Target t = a.target.over(spec.target);
-  if (auto p = mips::targetProblem(t)) {
+  Target t = a.target.over(spec.target);
+  if (auto p = t.problem()) {
     std::cerr << "<command line>: error: " << *p << "\n";
     return 2;
   }

@@ -5,7 +5,7 @@
 #include <optional>
 #include <string>
 
-#include "encoder/Target.h"
+#include "encoder/IsaRegistry.h"
 
 namespace patchcheck {
 
@@ -13,22 +13,30 @@ struct TargetOptions {
   std::string isa, endian, abi;
 
   void addTo(CLI::App& app) {
-    app.add_option("--isa", isa, "mips32r2 | mips64r2 | mips32r6 | mips64r6")
-        ->check(CLI::IsMember({"mips32r2", "mips64r2", "mips32r6", "mips64r6"}));
+    std::vector<std::string> isas = variantNames(), abis = abiNames();
+    auto list = [](const std::vector<std::string>& v) {
+      std::string s;
+      for (const std::string& n : v) s += (s.empty() ? "" : " | ") + n;
+      return s;
+    };
+    app.add_option("--isa", isa, list(isas))->check(CLI::IsMember(isas));
     app.add_option("--endian", endian, "big | little")->check(CLI::IsMember({"big", "little"}));
-    app.add_option("--abi", abi, "o32 | n32 | n64")->check(CLI::IsMember({"o32", "n32", "n64"}));
+    app.add_option("--abi", abi, list(abis))->check(CLI::IsMember(abis));
   }
 
-  // Fills in what was given on the command line over `base`.
-  mips::Target over(mips::Target base) const {
+  // Fills in what was given on the command line over `base`. An ABI the
+  // ISA does not have is left for Isa::problem to name.
+  Target over(Target base) const {
     if (!isa.empty()) {
-      base.isa = *mips::parseIsa(isa);
-      if (abi.empty()) base.abi = mips::defaultAbi(base.isa);
+      Target named = *targetNamed(isa);
+      named.endian = base.endian;
+      base = named;
     }
-    if (!endian.empty()) base.endian = *mips::parseEndian(endian);
-    if (!abi.empty()) base.abi = *mips::parseAbi(abi);
+    if (!endian.empty()) base.endian = *parseEndian(endian);
+    if (!abi.empty()) base.abi = abiNamed(base, abi).value_or(kUnknownAbi);
     return base;
   }
+  static constexpr uint8_t kUnknownAbi = 0xff;
 };
 
 // Parses 0x-hex or decimal; nullopt on anything else.

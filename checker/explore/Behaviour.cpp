@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "encoder/Hex.h"
-#include "encoder/Registers.h"
+#include "encoder/mips/Registers.h"
 
 namespace patchcheck {
 

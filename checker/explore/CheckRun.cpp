@@ -27,7 +27,7 @@ struct ContractProofs {
   Diagnostics errors;
 };
 
-ContractProofs proveContracts(const Spec& spec, const mips::Target& t, unsigned timeoutMs) {
+ContractProofs proveContracts(const Spec& spec, const Target& t, unsigned timeoutMs) {
   ContractProofs out;
   z3::context ctx;  // this job is its own checker run
   auto contracts = trampolineContracts(spec, t, ctx, timeoutMs);
@@ -36,12 +36,12 @@ ContractProofs proveContracts(const Spec& spec, const mips::Target& t, unsigned 
   return out;
 }
 
-JobResult runJob(const Spec& spec, const mips::Target& t, const Job& job, const CheckOptions& opt);
+JobResult runJob(const Spec& spec, const Target& t, const Job& job, const CheckOptions& opt);
 
 // A job that runs out of memory (or trips over a solver error) answers
 // UNKNOWN for what it was to check, with the reason; it never takes the
 // run down.
-JobResult guardedJob(const Spec& spec, const mips::Target& t, const Job& job, const CheckOptions& opt) {
+JobResult guardedJob(const Spec& spec, const Target& t, const Job& job, const CheckOptions& opt) {
   std::string why;
   try {
     return runJob(spec, t, job, opt);
@@ -78,7 +78,7 @@ JobResult guardedJob(const Spec& spec, const mips::Target& t, const Job& job, co
   return out;
 }
 
-JobResult runJob(const Spec& spec, const mips::Target& t, const Job& job, const CheckOptions& opt) {
+JobResult runJob(const Spec& spec, const Target& t, const Job& job, const CheckOptions& opt) {
   JobResult out;
   z3::context ctx;  // this job is its own checker run
   auto site = SiteInstance::make(spec, t, ctx);
@@ -100,7 +100,7 @@ JobResult runJob(const Spec& spec, const mips::Target& t, const Job& job, const 
 }  // namespace
 
 std::variant<std::vector<SpecResult>, Diagnostics> checkTargets(const Spec& spec,
-                                                                const std::vector<mips::Target>& targets,
+                                                                const std::vector<Target>& targets,
                                                                 const CheckOptions& opt, const RunControl& rc,
                                                                 const TransitionFilter& filter) {
   if (opt.transition) {

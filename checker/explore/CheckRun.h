@@ -19,11 +19,11 @@ struct RunControl {
 };
 
 // Which transitions to check on a target; all when empty.
-using TransitionFilter = std::function<bool(const mips::Target&, const TransitionSpec&)>;
+using TransitionFilter = std::function<bool(const Target&, const TransitionSpec&)>;
 
 // One SpecResult per target, in the order given. The first input error (in
 // job order) when any job finds one.
-std::variant<std::vector<SpecResult>, Diagnostics> checkTargets(const Spec&, const std::vector<mips::Target>&,
+std::variant<std::vector<SpecResult>, Diagnostics> checkTargets(const Spec&, const std::vector<Target>&,
                                                                 const CheckOptions&, const RunControl&,
                                                                 const TransitionFilter& = {});
 

@@ -19,12 +19,12 @@ std::string_view name(Verdict v) {
   return "?";
 }
 
-std::vector<mips::Target> targetsOf(const Spec& s, bool matrix) {
+std::vector<Target> targetsOf(const Spec& s, bool matrix) {
   if (!matrix || s.matrix.empty()) return {s.target};
-  std::vector<mips::Target> out;
-  for (const mips::Target& t : s.matrix)
+  std::vector<Target> out;
+  for (const Target& t : s.matrix)
     for (mips::Endian e : {mips::Endian::Big, mips::Endian::Little}) {
-      mips::Target x = t;
+      Target x = t;
       x.endian = e;
       out.push_back(x);
     }
@@ -325,7 +325,7 @@ std::variant<TransitionResult, Diagnostics> checkTransition(const SiteInstance& 
   return SpecChecker(site.spec(), site, site.ctx(), opt).checkTransition(t);
 }
 
-std::variant<SpecResult, Diagnostics> checkSpec(const Spec& spec, const mips::Target& t, z3::context& c,
+std::variant<SpecResult, Diagnostics> checkSpec(const Spec& spec, const Target& t, z3::context& c,
                                                 const CheckOptions& opt) {
   auto site = SiteInstance::make(spec, t, c);
   if (auto* e = std::get_if<Diagnostics>(&site)) return *e;

@@ -27,7 +27,7 @@ struct CheckOptions {
   Budget budget;        // per exploration: past it, UNKNOWN
 };
 
-std::variant<SpecResult, Diagnostics> checkSpec(const Spec&, const mips::Target&, z3::context&,
+std::variant<SpecResult, Diagnostics> checkSpec(const Spec&, const Target&, z3::context&,
                                                 const CheckOptions&);
 
 class SiteInstance;
@@ -39,6 +39,6 @@ std::variant<TransitionResult, Diagnostics> checkTransition(const SiteInstance&,
 
 // The targets a spec runs on: its [target], or with `matrix` every matrix
 // entry in both endians.
-std::vector<mips::Target> targetsOf(const Spec&, bool matrix);
+std::vector<Target> targetsOf(const Spec&, bool matrix);
 
 }  // namespace patchcheck

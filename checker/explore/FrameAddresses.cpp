@@ -1,6 +1,6 @@
 #include "checker/explore/FrameAddresses.h"
 
-#include "encoder/Registers.h"
+#include "encoder/mips/Registers.h"
 
 namespace patchcheck {
 

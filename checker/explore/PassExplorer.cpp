@@ -5,10 +5,10 @@
 
 #include "checker/explore/SideEffects.h"
 #include "encoder/Hex.h"
-#include "encoder/Printer.h"
-#include "encoder/Registers.h"
+#include "encoder/mips/Printer.h"
+#include "encoder/mips/Registers.h"
 #include "model/Cpu.h"
-#include "model/ExceptionEntry.h"
+#include "model/mips/ExceptionEntry.h"
 
 namespace patchcheck {
 namespace {
@@ -76,7 +76,7 @@ class Explorer {
  public:
   Explorer(const PassSetup& s, Prover& p)
       : s_(s), prover_(p), c_(s.site->ctx()), t_(s.site->target()),
-        abi_(mips::AbiModel::of(t_.abi)),
+        abi_(mips::AbiModel::of(mips::Target(t_).abi)),
         entry_(mips::MachineState::symbolic(c_, t_, "in.")) {}
 
   PassOutcome run() {
@@ -122,7 +122,7 @@ class Explorer {
   const PassSetup& s_;
   Prover& prover_;
   z3::context& c_;
-  mips::Target t_;
+  Target t_;
   mips::AbiModel abi_;
   mips::MachineState entry_;
   // Executions waiting to be explored, by how many interrupts they took:
@@ -259,7 +259,7 @@ class Explorer {
     // 32-bit ISAs hold every address sign-extended (pc and, by the site's
     // constraints, F): the low 32 bits decide, and they simplify where the
     // 64-bit difference of two sign extensions does not.
-    z3::expr offset = (t_.is64() ? pc - f : z3::sext(pc.extract(31, 0) - f.extract(31, 0), 32)).simplify();
+    z3::expr offset = (t_.wide() ? pc - f : z3::sext(pc.extract(31, 0) - f.extract(31, 0), 32)).simplify();
     if (offset.is_numeral()) {
       uint64_t off = u64(offset);
       if (off % 4 == 0 && off / 4 <= region) {
@@ -674,7 +674,7 @@ class Explorer {
     for (const auto& [w, v] : seen) cx.intermediateState += (cx.intermediateState.empty() ? "" : ", ") +
                                                            ("word " + std::to_string(w) + " " + v);
     for (unsigned r = 1; r < 32; ++r)
-      cx.entryRegisters.push_back({std::string(mips::gprName(r, t_.abi)), u64(m.eval(entry_.reg(r), true))});
+      cx.entryRegisters.push_back({std::string(mips::gprName(r, mips::Target(t_).abi)), u64(m.eval(entry_.reg(r), true))});
     for (const auto& [name, term] : s_.site->symbols()) cx.symbols[name] = u64(m.eval(term, true));
     replay(n, m, broken, cx);
     return cx;

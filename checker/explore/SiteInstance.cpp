@@ -6,17 +6,17 @@
 #include "checker/explore/Trampolines.h"
 #include "checker/spec/Regions.h"
 #include "checker/spec/SpecTarget.h"
-#include "encoder/Assembler.h"
-#include "encoder/Decoder.h"
+#include "encoder/mips/Assembler.h"
+#include "encoder/mips/Decoder.h"
 #include "encoder/Hex.h"
-#include "model/AbiModel.h"
+#include "model/mips/AbiModel.h"
 
 namespace patchcheck {
 
-mips::Fetched WordImage::fetched(const mips::Target& t) const {
+mips::Fetched WordImage::fetched(const Target& t) const {
   // Opcode and register fields are always concrete, so the row comes from
   // the known bits; the immediate may stay symbolic in the word term.
-  return mips::Fetched{mips::decode(symbolic.knownBits, t.isa), symbolic.knownBits, symbolic.word};
+  return mips::Fetched{mips::decode(symbolic.knownBits, mips::Target(t).isa), symbolic.knownBits, symbolic.word};
 }
 
 bool WordImage::sameAs(const WordImage& o) const {
@@ -26,14 +26,14 @@ bool WordImage::sameAs(const WordImage& o) const {
 
 namespace {
 
-z3::expr signExtendedAddress(z3::context& c, uint64_t v, const mips::Target& t) {
-  if (!t.is64()) v = uint64_t(int64_t(int32_t(uint32_t(v))));
+z3::expr signExtendedAddress(z3::context& c, uint64_t v, const Target& t) {
+  if (!t.wide()) v = uint64_t(int64_t(int32_t(uint32_t(v))));
   return c.bv_val(v, 64);
 }
 
 }  // namespace
 
-std::variant<SiteInstance, Diagnostics> SiteInstance::make(const Spec& spec, const mips::Target& t,
+std::variant<SiteInstance, Diagnostics> SiteInstance::make(const Spec& spec, const Target& t,
                                                            z3::context& c) {
   SiteInstance s(spec, t, c);
   Diagnostics errs;
@@ -72,7 +72,7 @@ std::variant<SiteInstance, Diagnostics> SiteInstance::make(const Spec& spec, con
         s.assume((term & c.bv_val(align - 1, 64)) == 0, at, n + " is aligned to " + std::to_string(align) + " bytes");
     }
     // A 32-bit ISA's addresses are sign-extended 32-bit values.
-    if (!t.is64())
+    if (!t.wide())
       s.assume(z3::sext(term.extract(31, 0), 32) == term, sym ? sym->where : spec.functionWhere,
                n + " is a sign-extended 32-bit address (" + t.str() + ")");
     s.symbols_.emplace(n, term);
@@ -183,8 +183,8 @@ Diagnostics SiteInstance::checkPlacement() {
   std::vector<std::pair<SourceLocation, std::string>> origins = origins_;
   std::vector<z3::expr> facts = constraints_;
   mips::MachineState entry = mips::MachineState::symbolic(c, target_, "in.");
-  facts.push_back(mips::AbiModel::of(target_.abi).entryAssumptions(entry));
-  origins.push_back({spec_->functionWhere, "the " + std::string(mips::name(target_.abi)) +
+  facts.push_back(mips::AbiModel::of(mips::Target(target_).abi).entryAssumptions(entry));
+  origins.push_back({spec_->functionWhere, "the " + std::string(target_.abiName()) +
                                               " entry facts (sp aligned, away from the address-space ends)"});
   for (size_t i = 0; i < facts.size(); ++i) s.add(facts[i], ("placement#" + std::to_string(i)).c_str());
   z3::check_result r = s.check();

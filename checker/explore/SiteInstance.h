@@ -15,9 +15,9 @@
 #include "checker/explore/TrampolineRun.h"
 #include "checker/explore/TrampolineSite.h"
 #include "checker/spec/Spec.h"
-#include "encoder/Assembly.h"
-#include "encoder/SymbolicWord.h"
-#include "model/Semantics.h"
+#include "encoder/mips/Assembly.h"
+#include "encoder/mips/SymbolicWord.h"
+#include "model/mips/Semantics.h"
 
 namespace patchcheck {
 
@@ -27,16 +27,16 @@ struct WordImage {
   mips::SymbolicWord symbolic;
   std::string source;  // spec text
 
-  mips::Fetched fetched(const mips::Target&) const;
+  mips::Fetched fetched(const Target&) const;
   bool sameAs(const WordImage& o) const;
 };
 
 class SiteInstance {
  public:
-  static std::variant<SiteInstance, Diagnostics> make(const Spec&, const mips::Target&, z3::context&);
+  static std::variant<SiteInstance, Diagnostics> make(const Spec&, const Target&, z3::context&);
 
   const Spec& spec() const { return *spec_; }
-  const mips::Target& target() const { return target_; }
+  const Target& target() const { return target_; }
   z3::context& ctx() const { return *ctx_; }
 
   // Address term of a declared symbol (F included).
@@ -69,13 +69,13 @@ class SiteInstance {
   const std::map<std::string, TrampolineCode>& trampolines() const { return trampolines_; }
 
  private:
-  SiteInstance(const Spec& s, const mips::Target& t, z3::context& c) : spec_(&s), target_(t), ctx_(&c) {}
+  SiteInstance(const Spec& s, const Target& t, z3::context& c) : spec_(&s), target_(t), ctx_(&c) {}
   WordImage image(const mips::AssembledWord&, const std::string& source) const;
   void assume(const z3::expr&, const SourceLocation&, const std::string& what);
   Diagnostics checkPlacement();
 
   const Spec* spec_;
-  mips::Target target_;
+  Target target_;
   z3::context* ctx_;
   std::map<std::string, z3::expr> symbols_;
   std::vector<z3::expr> constraints_;

@@ -4,9 +4,9 @@
 #include <chrono>
 
 #include "encoder/Hex.h"
-#include "encoder/Printer.h"
-#include "encoder/Registers.h"
-#include "model/ExceptionEntry.h"
+#include "encoder/mips/Printer.h"
+#include "encoder/mips/Registers.h"
+#include "model/mips/ExceptionEntry.h"
 
 namespace patchcheck {
 namespace {
@@ -26,7 +26,7 @@ z3::expr any(z3::context& c, const std::vector<Violation>& v) {
 class Proof {
  public:
   Proof(TrampolineCode& code, const SiteInstance& site, unsigned timeoutMs)
-      : code_(code), site_(site), c_(site.ctx()), t_(site.target()), abi_(mips::AbiModel::of(t_.abi)),
+      : code_(code), site_(site), c_(site.ctx()), t_(site.target()), abi_(mips::AbiModel::of(mips::Target(t_).abi)),
         prover_(c_, timeoutMs), caller_(mips::MachineState::symbolic(c_, t_, "caller.")), atEntry_(caller_),
         resume_(site.bodyStart()), ip_(resume_ + c_.bv_val(uint64_t(code.ipOffset), 64)) {}
 
@@ -72,14 +72,14 @@ class Proof {
   TrampolineCode& code_;
   const SiteInstance& site_;
   z3::context& c_;
-  mips::Target t_;
+  Target t_;
   mips::AbiModel abi_;
   Prover prover_;
   mips::MachineState caller_;   // F's entry
   mips::MachineState atEntry_;  // the trampoline's entry
   z3::expr resume_, ip_;
 
-  unsigned reg(const std::string& name) const { return *mips::parseGpr(name, t_.abi); }
+  unsigned reg(const std::string& name) const { return *mips::parseGpr(name, mips::Target(t_).abi); }
 
   // The state the contract promises at the trampoline's entry.
   void buildEntry() {
@@ -128,7 +128,7 @@ class Proof {
       cx.trace.push_back(s);
     }
     for (unsigned r = 1; r < 32; ++r)
-      cx.entryRegisters.push_back({std::string(mips::gprName(r, t_.abi)), valueIn(m, caller_.reg(r))});
+      cx.entryRegisters.push_back({std::string(mips::gprName(r, mips::Target(t_).abi)), valueIn(m, caller_.reg(r))});
     for (const auto& [name, term] : site_.symbols()) cx.symbols[name] = valueIn(m, term);
     for (const auto& [name, term] : code_.symbols) cx.symbols[name] = valueIn(m, term);
     const TrampolineContract& k = code_.contract;
@@ -168,7 +168,7 @@ void proveTrampoline(TrampolineCode& code, const SiteInstance& site, unsigned ti
 
 
 std::variant<std::map<std::string, TrampolineContract>, Diagnostics> trampolineContracts(
-    const Spec& spec, const mips::Target& t, z3::context& c, unsigned timeoutMs) {
+    const Spec& spec, const Target& t, z3::context& c, unsigned timeoutMs) {
   if (spec.trampolines.empty()) return std::map<std::string, TrampolineContract>{};
   auto site = SiteInstance::make(spec, t, c);
   if (auto* e = std::get_if<Diagnostics>(&site)) return *e;
@@ -182,7 +182,7 @@ std::variant<std::map<std::string, TrampolineContract>, Diagnostics> trampolineC
   return out;
 }
 
-TrampolineResult trampolineResult(const TrampolineContract& k, const mips::Target& t) {
+TrampolineResult trampolineResult(const TrampolineContract& k, const Target& t) {
   TrampolineResult r;
   r.entry = k.key();
   r.source = k.source;

@@ -27,9 +27,9 @@ void proveTrampoline(TrampolineCode&, const SiteInstance&, unsigned timeoutMs = 
 // The contracts of the spec's trampolines on `target`, each proven
 // (TrampolineContract::proven) or refuted with a counterexample.
 std::variant<std::map<std::string, TrampolineContract>, Diagnostics> trampolineContracts(
-    const Spec&, const mips::Target&, z3::context&, unsigned timeoutMs = 20000);
+    const Spec&, const Target&, z3::context&, unsigned timeoutMs = 20000);
 
 // A proven (or refuted) contract as a result line.
-TrampolineResult trampolineResult(const TrampolineContract&, const mips::Target&);
+TrampolineResult trampolineResult(const TrampolineContract&, const Target&);
 
 }  // namespace patchcheck

@@ -5,8 +5,8 @@
 #include "checker/explore/FrameAddresses.h"
 #include "checker/explore/SideEffects.h"
 #include "encoder/Hex.h"
-#include "encoder/Registers.h"
-#include "model/ExceptionEntry.h"
+#include "encoder/mips/Registers.h"
+#include "model/mips/ExceptionEntry.h"
 
 namespace patchcheck {
 namespace {

@@ -18,7 +18,7 @@
 #include "checker/explore/Behaviour.h"
 #include "checker/explore/Prover.h"
 #include "checker/spec/TrampolineContract.h"
-#include "model/AbiModel.h"
+#include "model/mips/AbiModel.h"
 #include "model/Cpu.h"
 
 namespace patchcheck {

@@ -11,13 +11,13 @@
 #include <vector>
 
 #include "checker/spec/Spec.h"
-#include "encoder/Target.h"
+#include "encoder/mips/Target.h"
 
 namespace patchcheck {
 
 struct TrampolineSite {
   const Spec& spec;
-  const mips::Target& target;
+  const Target& target;
   z3::context& ctx;
   const std::map<std::string, z3::expr>& symbols;  // address terms of the spec's symbols, F included
   const std::vector<z3::expr>& constraints;        // the site's placement constraints

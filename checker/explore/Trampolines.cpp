@@ -9,10 +9,10 @@
 #include "checker/spec/ContractFile.h"
 #include "checker/spec/Regions.h"
 #include "checker/spec/SpecTree.h"
-#include "encoder/Assembler.h"
-#include "encoder/Decoder.h"
-#include "encoder/Registers.h"
-#include "encoder/SymbolicWord.h"
+#include "encoder/mips/Assembler.h"
+#include "encoder/mips/Decoder.h"
+#include "encoder/mips/Registers.h"
+#include "encoder/mips/SymbolicWord.h"
 
 namespace patchcheck {
 namespace {
@@ -27,14 +27,14 @@ std::optional<std::string> readFile(const std::string& path) {
   return ss.str();
 }
 
-z3::expr signExtended(z3::context& c, uint64_t v, const mips::Target& t) {
+z3::expr signExtended(z3::context& c, uint64_t v, const Target& t) {
   return c.bv_val(addressFor(v, t).value_or(v), 64);
 }
 
 // The ip offset for the spec's function F: the contract's entry for the
 // region F lies in, or for a region that contains F's region (or address).
 std::optional<int64_t> ipOffsetFor(const std::map<std::string, int64_t>& offsets, const Spec& spec,
-                                   const mips::Target& t) {
+                                   const Target& t) {
   if (auto it = offsets.find(""); it != offsets.end()) return it->second;
   auto regions = regionsFor(spec, t);
   const SymbolSpec* f = spec.symbol(spec.function);
@@ -90,7 +90,7 @@ class Loader {
   std::string symbol_;
   const TrampolineSite& site_;
   z3::context& c_;
-  mips::Target t_;
+  Target t_;
   ContractFile contract_;
   Diagnostics errors_;
   std::map<std::string, z3::expr> symbols_;  // the contract's symbols (and spec ones it uses)
@@ -153,7 +153,7 @@ class Loader {
   }
 
   void checkNames() {
-    auto known = [&](const std::string& r) { return mips::parseGpr(r, t_.abi).has_value(); };
+    auto known = [&](const std::string& r) { return mips::parseGpr(r, mips::Target(t_).abi).has_value(); };
     for (size_t i = 0; i < contract_.entries.size(); ++i) {
       const TrampolineContract& e = contract_.entries[i];
       const SourceLocation& at = contract_.entryWhere[i];
@@ -164,7 +164,7 @@ class Loader {
       for (const auto& [slot, off] : e.callback.ptRegs)
         if (slot != "epc") regs.push_back(slot);
       for (const std::string& r : regs)
-        if (!known(r)) errors_.push_back({at, "'" + r + "' is not a register under " + std::string(mips::name(t_.abi))});
+        if (!known(r)) errors_.push_back({at, "'" + r + "' is not a register under " + std::string(t_.abiName())});
     }
   }
 
@@ -216,7 +216,7 @@ class Loader {
         conditions.push_back(sw.conditions[k]);
         owner.push_back({&w, sw.reasons[k]});
       }
-      out.push_back(TrampolineWord{mips::Fetched{mips::decode(sw.knownBits, t_.isa), sw.knownBits, sw.word},
+      out.push_back(TrampolineWord{mips::Fetched{mips::decode(sw.knownBits, mips::Target(t_).isa), sw.knownBits, sw.word},
                                    w.source, w.where});
     }
     for (const FailedCondition& f : failingConditions(c_, placement, conditions)) {
@@ -245,7 +245,7 @@ class Loader {
     for (const auto& [name, other] : site_.symbols)  // other functions the spec names
       if (name != symbol_ && name != site_.spec.function)
         constraints_.push_back(z3::ult(other, t) || z3::uge(other, end));
-    if (!t_.is64())
+    if (!t_.wide())
       for (const z3::expr& x : {t, f})
         constraints_.push_back(z3::sext(x.extract(31, 0), 32) == x);
   }
@@ -253,14 +253,14 @@ class Loader {
 
 }  // namespace
 
-std::optional<TrampolineFiles> resolveTrampoline(const Spec& spec, const std::string& path, const mips::Target& t) {
+std::optional<TrampolineFiles> resolveTrampoline(const Spec& spec, const std::string& path, const Target& t) {
   fs::path given(path);
   if (!given.is_absolute() && spec.trampolineDir.empty()) return std::nullopt;
   fs::path full = given.is_absolute() ? given : fs::path(spec.trampolineDir) / given;
   std::vector<fs::path> candidates;
   if (full.extension() == ".S") {
     fs::path wide = full;
-    wide.replace_filename(full.stem().string() + (t.is64() ? "_64" : "_32") + ".S");
+    wide.replace_filename(full.stem().string() + (t.wide() ? "_64" : "_32") + ".S");
     candidates.push_back(wide);
   }
   candidates.push_back(full);

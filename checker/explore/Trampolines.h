@@ -30,7 +30,7 @@ using TrampolineSet = std::map<std::string, TrampolineCode>;
 struct TrampolineFiles {
   std::string assembly, contract;
 };
-std::optional<TrampolineFiles> resolveTrampoline(const Spec&, const std::string& path, const mips::Target&);
+std::optional<TrampolineFiles> resolveTrampoline(const Spec&, const std::string& path, const Target&);
 
 // Loads one trampoline's files and assembles it at the spec's symbol for
 // the site's target: one TrampolineCode per contract entry.

@@ -8,7 +8,7 @@
 
 #include "checker/spec/Evidence.h"
 #include "checker/spec/Spec.h"
-#include "encoder/Target.h"
+#include "encoder/mips/Target.h"
 
 namespace patchcheck {
 
@@ -28,7 +28,7 @@ struct TransitionResult {
   std::string specPath;
   std::string transition;        // "from->to"
   SourceLocation where;          // of the [[transition]]
-  mips::Target target;
+  Target target;
   Verdict verdict = Verdict::Safe;
   std::optional<Expect> expect;
   bool expectationMet() const {
@@ -44,7 +44,7 @@ struct TransitionResult {
 
 struct StateResult {
   std::string state;
-  mips::Target target;
+  Target target;
   Verdict verdict = Verdict::Safe;  // Safe: behaves exactly as declared
   std::optional<Expect> expect;     // [expect] in the spec
   std::string declared;
@@ -61,7 +61,7 @@ struct TrampolineResult {
   std::string entry;   // "ftrace_caller", "ftrace_caller+8"
   std::string source;        // the assembly file, named from the spec's tree root
   std::string sourceSha256;  // its SHA-256, of the bytes proven
-  mips::Target target;
+  Target target;
   Verdict verdict = Verdict::Safe;
   Counts counts;
   std::optional<Counterexample> counterexample;

@@ -7,7 +7,7 @@
 
 #include "checker/explore/Sha256.h"
 #include "checker/spec/SpecTree.h"
-#include "encoder/InstructionTable.h"
+#include "encoder/mips/InstructionTable.h"
 
 namespace patchcheck {
 namespace fs = std::filesystem;

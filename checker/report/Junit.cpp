@@ -29,7 +29,7 @@ struct Case {
   std::string skipped;
 };
 
-std::string detailOf(const std::optional<Counterexample>& cx, const mips::Target& t) {
+std::string detailOf(const std::optional<Counterexample>& cx, const Target& t) {
   if (!cx) return "";
   std::ostringstream o;
   printCounterexample(o, *cx, "", t);

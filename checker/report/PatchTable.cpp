@@ -97,7 +97,7 @@ std::string tableStem(const std::string& specName) {
 }
 
 std::vector<std::string> tableRefusals(const std::vector<SpecResult>& results,
-                                       const std::vector<mips::Target>& targets) {
+                                       const std::vector<Target>& targets) {
   std::vector<std::string> out;
   for (size_t i = 0; i < results.size(); ++i) {
     for (const TrampolineResult& k : results[i].trampolines)
@@ -116,7 +116,7 @@ std::vector<std::string> tableRefusals(const std::vector<SpecResult>& results,
   return out;
 }
 
-std::variant<nlohmann::json, Diagnostics> patchTable(const Spec& spec, const std::vector<mips::Target>& targets,
+std::variant<nlohmann::json, Diagnostics> patchTable(const Spec& spec, const std::vector<Target>& targets,
                                                      const std::vector<SpecResult>& results,
                                                      const TableOptions& opt) {
   nlohmann::json table;
@@ -129,9 +129,9 @@ std::variant<nlohmann::json, Diagnostics> patchTable(const Spec& spec, const std
   Diagnostics errs;
   table["targets"] = nlohmann::json::array();
   for (size_t ti = 0; ti < targets.size(); ++ti) {
-    const mips::Target& t = targets[ti];
-    nlohmann::json tj{{"target", t.str()}, {"isa", mips::name(t.isa)}, {"abi", mips::name(t.abi)},
-                      {"endian", mips::name(t.endian)}};
+    const Target& t = targets[ti];
+    nlohmann::json tj{{"target", t.str()}, {"isa", t.variantName()}, {"abi", t.abiName()},
+                      {"endian", name(t.endian)}};
     // The trampolines' own proofs, which every `call` in the table relies on.
     tj["trampolines"] = nlohmann::json::array();
     for (const TrampolineResult& k : results[ti].trampolines)
@@ -222,8 +222,8 @@ std::variant<nlohmann::json, Diagnostics> patchTable(const Spec& spec, const std
 std::variant<BuiltTable, Diagnostics> buildTable(const Spec& spec, const TableOptions& opt, const RunControl& rc) {
   BuiltTable b;
   b.targets = targetsOf(spec, opt.matrix);
-  for (const mips::Target& t : b.targets)
-    if (auto p = mips::targetProblem(t)) return Diagnostics{{{spec.path, 0, 0}, *p}};
+  for (const Target& t : b.targets)
+    if (auto p = t.problem()) return Diagnostics{{{spec.path, 0, 0}, *p}};
   CheckOptions co;
   co.timeoutMs = opt.timeoutMs;
   auto r = checkTargets(spec, b.targets, co, rc);

@@ -22,18 +22,18 @@ struct TableOptions {
 };
 
 // Why a run cannot become a table: each state or transition that is not SAFE.
-std::vector<std::string> tableRefusals(const std::vector<SpecResult>&, const std::vector<mips::Target>&);
+std::vector<std::string> tableRefusals(const std::vector<SpecResult>&, const std::vector<Target>&);
 
 // The table as JSON (keys sorted, no timings: the same inputs give the same
 // bytes). `results` has one entry per target; a transition without a result
 // is listed without its verification.
-std::variant<nlohmann::json, Diagnostics> patchTable(const Spec&, const std::vector<mips::Target>&,
+std::variant<nlohmann::json, Diagnostics> patchTable(const Spec&, const std::vector<Target>&,
                                                      const std::vector<SpecResult>&, const TableOptions&);
 
 // Checks a spec on its targets ([target], or the matrix) and makes its table;
 // `refusals` lists what is not SAFE, and then `json` is empty.
 struct BuiltTable {
-  std::vector<mips::Target> targets;
+  std::vector<Target> targets;
   std::vector<SpecResult> results;
   std::vector<std::string> refusals;
   nlohmann::json json;

@@ -34,8 +34,8 @@ std::string pad(std::string s, size_t n) {
 }  // namespace
 
 void printCounterexample(std::ostream& o, const Counterexample& cx, const std::string& in,
-                         const mips::Target& t) {
-  auto addr = [&t](uint64_t a) { return hex(t.is64() ? a : (a & 0xffffffffull)); };
+                         const Target& t) {
+  auto addr = [&t](uint64_t a) { return hex(t.wide() ? a : (a & 0xffffffffull)); };
   o << in << "broken rule: " << cx.rule << "\n";
   if (!cx.intermediateState.empty()) o << in << "words seen:  " << cx.intermediateState << "\n";
   if (!cx.schedule.empty()) {
@@ -49,7 +49,7 @@ void printCounterexample(std::ostream& o, const Counterexample& cx, const std::s
     o << in << "trace:\n";
     for (const TraceStep& s : cx.trace) {
       char head[64];
-      if (t.is64()) snprintf(head, sizeof head, "%016llx: %08x  ", (unsigned long long)s.address, s.word);
+      if (t.wide()) snprintf(head, sizeof head, "%016llx: %08x  ", (unsigned long long)s.address, s.word);
       else snprintf(head, sizeof head, "%08llx: %08x  ", (unsigned long long)(s.address & 0xffffffffull), s.word);
       o << in << "  " << head << pad(s.text, 26) << (s.note.empty() ? s.origin : pad(s.origin, 24) + "  " + s.note)
         << "\n";
@@ -75,7 +75,7 @@ void printCounterexample(std::ostream& o, const Counterexample& cx, const std::s
   o << in << (cx.replayed ? "confirmed: " : "not confirmed: ") << cx.replayNote << "\n";
 }
 
-void printSpecResult(std::ostream& o, const SpecResult& r, const mips::Target& t, bool verbose) {
+void printSpecResult(std::ostream& o, const SpecResult& r, const Target& t, bool verbose) {
   o << r.specPath << " [" << t.str() << "]\n";
   // With one transition chosen, only its two states are of interest.
   auto shown = [&r](const std::string& state) {

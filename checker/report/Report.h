@@ -11,13 +11,13 @@ namespace patchcheck {
 
 struct RunResults {
   std::vector<SpecResult> specs;  // one per (spec, target)
-  std::vector<mips::Target> targets;
+  std::vector<Target> targets;
 };
 
 // Addresses print as the target holds them: 32-bit targets show 32 bits.
 void printCounterexample(std::ostream&, const Counterexample&, const std::string& indent,
-                         const mips::Target&);
-void printSpecResult(std::ostream&, const SpecResult&, const mips::Target&, bool verbose);
+                         const Target&);
+void printSpecResult(std::ostream&, const SpecResult&, const Target&, bool verbose);
 // One row per transition and target (and per trampoline or state that is
 // not SAFE), closed by summaryLine.
 void printSummaryTable(std::ostream&, const RunResults&);

@@ -9,6 +9,8 @@
 
 #include <toml++/toml.h>
 
+#include "encoder/IsaRegistry.h"
+
 namespace patchcheck {
 namespace {
 
@@ -109,13 +111,13 @@ class ContractReader {
     else error(top, "missing 'symbol' (the label at the file's first word)");
     if (const toml::node* n = root.get("isa"))
       for (const std::string& s : strings(*n, "isa")) {
-        if (auto i = mips::parseIsa(s)) out_.isas.push_back(*i);
+        if (targetNamed(s)) out_.isas.push_back(s);
         else error(at(*n), "unknown ISA '" + s + "'");
       }
     else error(top, "missing 'isa' (the ISAs the file assembles for)");
     if (const toml::node* n = root.get("abi"))
       for (const std::string& s : strings(*n, "abi")) {
-        if (auto a = mips::parseAbi(s)) out_.abis.push_back(*a);
+        if (const auto all = abiNames(); std::find(all.begin(), all.end(), s) != all.end()) out_.abis.push_back(s);
         else error(at(*n), "unknown ABI '" + s + "'");
       }
     else error(top, "missing 'abi'");
@@ -233,9 +235,9 @@ class ContractReader {
 
 }  // namespace
 
-bool ContractFile::supports(const mips::Target& t) const {
-  return std::find(isas.begin(), isas.end(), t.isa) != isas.end() &&
-         std::find(abis.begin(), abis.end(), t.abi) != abis.end();
+bool ContractFile::supports(const Target& t) const {
+  return std::find(isas.begin(), isas.end(), t.variantName()) != isas.end() &&
+         std::find(abis.begin(), abis.end(), t.abiName()) != abis.end();
 }
 
 std::variant<ContractFile, Diagnostics> parseContractFile(std::string_view text, const std::string& path) {

@@ -29,14 +29,14 @@ struct ContractSymbol {
 struct ContractFile {
   std::string path;
   std::string symbol;                  // the label at the file's first word
-  std::vector<mips::Isa> isas;         // the ISAs the file assembles for
-  std::vector<mips::Abi> abis;
+  std::vector<std::string> isas;       // the ISA variants the file assembles for ("mips64r2")
+  std::vector<std::string> abis;
   std::vector<TrampolineContract> entries;  // callback filled in each
   std::vector<SourceLocation> entryWhere;
   std::vector<ContractSymbol> symbols;
   SourceLocation ipWhere;              // [callback] ip, for errors found later
 
-  bool supports(const mips::Target&) const;
+  bool supports(const Target&) const;
 };
 
 std::variant<ContractFile, Diagnostics> loadContractFile(const std::string& path);

@@ -2,14 +2,14 @@
 
 namespace patchcheck {
 
-std::optional<uint64_t> addressFor(uint64_t written, const mips::Target& t) {
-  if (t.is64()) return written;
+std::optional<uint64_t> addressFor(uint64_t written, const Target& t) {
+  if (t.wide()) return written;
   uint64_t extended = uint64_t(int64_t(int32_t(uint32_t(written))));
   if (written <= 0xffffffffull || written == extended) return extended;
   return std::nullopt;
 }
 
-std::vector<RegionSpec> defaultRegions(const mips::Target& t) {
+std::vector<RegionSpec> defaultRegions(const Target& t) {
   // Written as a 32-bit target would; addressFor makes them 64-bit. The
   // 64-bit compatibility segments hold the same values.
   RegionSpec kernel{"kernel-text", 0x80000000, 0x9fffffff, {"<default>", 0, 0}};
@@ -23,7 +23,7 @@ std::vector<RegionSpec> defaultRegions(const mips::Target& t) {
   return out;
 }
 
-std::vector<RegionSpec> regionsFor(const Spec& spec, const mips::Target& t) {
+std::vector<RegionSpec> regionsFor(const Spec& spec, const Target& t) {
   std::vector<RegionSpec> out = defaultRegions(t);
   for (const RegionSpec& given : spec.regions) {
     RegionSpec r = given;
@@ -43,7 +43,7 @@ const RegionSpec* findRegion(const std::vector<RegionSpec>& regions, std::string
   return nullptr;
 }
 
-std::optional<uint64_t> symbolAddress(const SymbolSpec& s, const mips::Target& t) {
+std::optional<uint64_t> symbolAddress(const SymbolSpec& s, const Target& t) {
   if (!s.value) return std::nullopt;
   return addressFor(*s.value, t);
 }

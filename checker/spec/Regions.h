@@ -19,22 +19,22 @@ namespace patchcheck {
 // `written` as the target holds it: unchanged on 64-bit targets; on 32-bit
 // targets the 32-bit value sign-extended, or nothing when `written` is not a
 // 32-bit address (neither below 2^32 nor already sign-extended).
-std::optional<uint64_t> addressFor(uint64_t written, const mips::Target&);
+std::optional<uint64_t> addressFor(uint64_t written, const Target&);
 
 // kernel-text and module-text for this target:
 //   32-bit: KSEG0 0x80000000-0x9fffffff and KSEG2 0xc0000000-0xdfffffff
 //   64-bit: CKSEG0 0xffffffff80000000-0xffffffff9fffffff and
 //           CKSEG2 0xffffffffc0000000-0xffffffffdfffffff
-std::vector<RegionSpec> defaultRegions(const mips::Target&);
+std::vector<RegionSpec> defaultRegions(const Target&);
 
 // The defaults with the spec's [regions] over them (a spec region of the same
 // name wins), all as the target holds them (addressFor).
-std::vector<RegionSpec> regionsFor(const Spec&, const mips::Target&);
+std::vector<RegionSpec> regionsFor(const Spec&, const Target&);
 
 const RegionSpec* findRegion(const std::vector<RegionSpec>&, std::string_view name);
 
 // A concrete symbol's address as the target holds it; nothing for a symbolic
 // symbol (or a value that is no address of this target).
-std::optional<uint64_t> symbolAddress(const SymbolSpec&, const mips::Target&);
+std::optional<uint64_t> symbolAddress(const SymbolSpec&, const Target&);
 
 }  // namespace patchcheck

@@ -116,8 +116,8 @@ struct Spec {
   int schema = 1;
   std::string name, summary;
 
-  mips::Target target;
-  std::vector<mips::Target> matrix;   // from "isa/abi" entries; both endians each
+  Target target;
+  std::vector<Target> matrix;   // from "isa/abi" entries; both endians each
 
   std::string function = "F";
   unsigned words = 0;

@@ -16,6 +16,7 @@
 #include "checker/spec/SpecTarget.h"
 #include "checker/spec/SpecTree.h"
 #include "encoder/Hex.h"
+#include "encoder/IsaRegistry.h"
 
 namespace patchcheck {
 namespace {
@@ -122,12 +123,24 @@ std::optional<T> lookup(const NameTable<T>& table, std::string_view name) {
   return std::nullopt;
 }
 
-const NameTable<mips::Isa> kIsas{{"mips32r2", mips::Isa::Mips32R2},
-                                 {"mips64r2", mips::Isa::Mips64R2},
-                                 {"mips32r6", mips::Isa::Mips32R6},
-                                 {"mips64r6", mips::Isa::Mips64R6}};
-const NameTable<mips::Endian> kEndians{{"big", mips::Endian::Big}, {"little", mips::Endian::Little}};
-const NameTable<mips::Abi> kAbis{{"o32", mips::Abi::O32}, {"n32", mips::Abi::N32}, {"n64", mips::Abi::N64}};
+std::string joined(const std::vector<std::string>& names) {
+  std::string out;
+  for (const std::string& n : names) out += (out.empty() ? "" : ", ") + n;
+  return out;
+}
+
+// ISAs and their ABIs come from the plug-ins (encoder/IsaRegistry.h).
+NameTable<Target> isaTable() {
+  NameTable<Target> out;
+  for (const std::string& v : variantNames()) out.push_back({v, *targetNamed(v)});
+  return out;
+}
+NameTable<uint8_t> abiTable(const Target& t) {
+  NameTable<uint8_t> out;
+  for (std::string_view a : t.isa->abis()) out.push_back({std::string(a), *abiNamed(t, a)});
+  return out;
+}
+const NameTable<Endian> kEndians{{"big", Endian::Big}, {"little", Endian::Little}};
 const NameTable<mips::EffectKind> kEffects{{"cp0-write", mips::EffectKind::Cp0Write},
                                            {"interrupt-enable", mips::EffectKind::InterruptEnable},
                                            {"cache", mips::EffectKind::CacheOp},
@@ -303,6 +316,7 @@ class SpecLoader {
     if (const toml::node* n = root.get("summary")) spec_.summary = string(*n, "summary").value_or("");
 
     size_t before = errors_.size();
+    spec_.target = defaultTarget();  // a spec without [target]
     loadTarget(table(root, "target", "[target]"));
     const toml::table* site = table(root, "site", "[site]");
     if (site) loadSite(*site);
@@ -343,16 +357,13 @@ class SpecLoader {
     const toml::node* isaNode = t->get("isa");
     const toml::node* abiNode = t->get("abi");
     if (isaNode) {
-      if (auto isa = choice(*isaNode, "ISA", kIsas)) {
-        spec_.target.isa = *isa;
-        spec_.target.abi = mips::defaultAbi(spec_.target.isa);
-      }
+      if (auto isa = choice(*isaNode, "ISA", isaTable())) spec_.target = Target{isa->isa, isa->variant, isa->abi, spec_.target.endian};
     }
     if (const toml::node* n = t->get("endian"))
       if (auto e = choice(*n, "endian", kEndians)) spec_.target.endian = *e;
     if (abiNode)
-      if (auto a = choice(*abiNode, "ABI", kAbis)) spec_.target.abi = *a;
-    if (auto problem = mips::targetProblem(spec_.target))
+      if (auto a = choice(*abiNode, "ABI", abiTable(spec_.target))) spec_.target.abi = *a;
+    if (auto problem = spec_.target.problem())
       error(at(abiNode ? *abiNode : *isaNode), *problem);
     if (const toml::node* n = t->get("matrix"))
       if (const toml::array* a = array(*n, "matrix"))
@@ -363,20 +374,20 @@ class SpecLoader {
     auto s = string(n, "a matrix entry");
     if (!s) return;
     size_t slash = s->find('/');
-    auto isa = slash == std::string::npos ? std::nullopt : mips::parseIsa(s->substr(0, slash));
-    auto abi = slash == std::string::npos ? std::nullopt : mips::parseAbi(s->substr(slash + 1));
+    auto isa = slash == std::string::npos ? std::nullopt : targetNamed(s->substr(0, slash));
+    auto abi = isa ? abiNamed(*isa, s->substr(slash + 1)) : std::nullopt;
     if (!isa || !abi) {
-      error(at(n), "matrix entry '" + *s + "' must be ISA/ABI with ISA one of mips32r2, mips64r2, "
-                   "mips32r6, mips64r6 and ABI one of o32, n32, n64 (e.g. \"mips64r2/n64\")");
+      error(at(n), "matrix entry '" + *s + "' must be ISA/ABI with ISA one of " + joined(variantNames()) +
+                   " and ABI one of " + joined(abiNames()) + " (e.g. \"mips64r2/n64\")");
       return;
     }
-    mips::Target t{*isa, spec_.target.endian, *abi};
-    if (auto problem = mips::targetProblem(t)) {
+    Target t{isa->isa, isa->variant, *abi, spec_.target.endian};
+    if (auto problem = t.problem()) {
       error(at(n), "matrix entry '" + *s + "': " + *problem);
       return;
     }
-    for (const mips::Target& m : spec_.matrix)
-      if (m.isa == t.isa && m.abi == t.abi) {
+    for (const Target& m : spec_.matrix)
+      if (m.isa == t.isa && m.variant == t.variant && m.abi == t.abi) {
         error(at(n), "matrix entry '" + *s + "' is listed twice");
         return;
       }
@@ -701,14 +712,14 @@ class SpecLoader {
   // The errors that depend on the target, for the default and each matrix
   // entry; one that holds only for some targets names them.
   void checkTargets() {
-    std::vector<mips::Target> targets = specTargets(spec_);
+    std::vector<Target> targets = specTargets(spec_);
     struct Found {
       Diagnostic d;
       std::vector<std::string> targets;
     };
     std::vector<Found> found;
-    for (const mips::Target& t : targets) {
-      std::string label = std::string(mips::name(t.isa)) + "/" + std::string(mips::name(t.abi));
+    for (const Target& t : targets) {
+      std::string label = std::string(t.variantName()) + "/" + std::string(t.abiName());
       for (const Diagnostic& d : checkSpecForTarget(spec_, t)) {
         auto same = [&](const Found& f) {
           return f.d.message == d.message && f.d.where.line == d.where.line && f.d.where.column == d.where.column;

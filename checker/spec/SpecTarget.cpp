@@ -4,13 +4,13 @@
 
 #include "checker/spec/Regions.h"
 #include "encoder/Hex.h"
-#include "encoder/Registers.h"
+#include "encoder/mips/Registers.h"
 
 namespace patchcheck {
 namespace {
 
-std::string isaAbi(const mips::Target& t) {
-  return std::string(mips::name(t.isa)) + "/" + std::string(mips::name(t.abi));
+std::string isaAbi(const Target& t) {
+  return std::string(t.variantName()) + "/" + std::string(t.abiName());
 }
 
 // Assembles `entries` as one program, one line each, and points every word
@@ -65,14 +65,14 @@ std::variant<mips::Assembly, Diagnostics> assembleLines(const Spec& spec,
   return std::move(assembly);
 }
 
-void checkBehaviour(const BehaviourSpec& b, const mips::Target& t, Diagnostics& errors) {
+void checkBehaviour(const BehaviourSpec& b, const Target& t, Diagnostics& errors) {
   for (const OutcomeSpec& o : b.alternatives)
     for (const ConditionSpec& c : o.with) {
-      if (!mips::parseGpr(c.reg, t.abi))
+      if (!mips::parseGpr(c.reg, mips::Target(t).abi))
         errors.push_back({c.where, "'" + c.reg + "' is not a register under " +
-                                       std::string(mips::name(t.abi)) +
-                                       (t.abi == mips::Abi::O32 ? "" : " (there t0..t3 are $12..$15, a4..a7 are $8..$11)")});
-      else if (!t.is64() && c.value > 0xffffffffull)
+                                       std::string(t.abiName()) +
+                                       (mips::Target(t).abi == mips::Abi::O32 ? "" : " (there t0..t3 are $12..$15, a4..a7 are $8..$11)")});
+      else if (!t.wide() && c.value > 0xffffffffull)
         errors.push_back({c.where, "value " + hex(c.value) + " for '" + c.reg +
                                        "' does not fit a 32-bit register"});
     }
@@ -80,17 +80,17 @@ void checkBehaviour(const BehaviourSpec& b, const mips::Target& t, Diagnostics& 
 
 }  // namespace
 
-std::vector<mips::Target> specTargets(const Spec& spec) {
-  std::vector<mips::Target> out{spec.target};
-  for (const mips::Target& m : spec.matrix) {
+std::vector<Target> specTargets(const Spec& spec) {
+  std::vector<Target> out{spec.target};
+  for (const Target& m : spec.matrix) {
     bool seen = false;
-    for (const mips::Target& t : out) seen = seen || (t.isa == m.isa && t.abi == m.abi);
+    for (const Target& t : out) seen = seen || (t.isa == m.isa && t.variant == m.variant && t.abi == m.abi);
     if (!seen) out.push_back(m);
   }
   return out;
 }
 
-mips::AssemblyOptions assemblyOptions(const Spec& spec, const mips::Target& t, unsigned index) {
+mips::AssemblyOptions assemblyOptions(const Spec& spec, const Target& t, unsigned index) {
   mips::AssemblyOptions o;
   o.target = t;
   o.allowUnpredictable = spec.allowUnpredictable;
@@ -109,7 +109,7 @@ mips::AssemblyOptions assemblyOptions(const Spec& spec, const mips::Target& t, u
 }
 
 std::variant<mips::Assembly, Diagnostics> assembleState(const Spec& spec, const StateSpec& state,
-                                                        const mips::Target& t) {
+                                                        const Target& t) {
   std::vector<const WordSpec*> entries;
   for (const WordSpec& w : state.words) entries.push_back(&w);
   for (const WordSpec& w : spec.body) entries.push_back(&w);
@@ -117,23 +117,23 @@ std::variant<mips::Assembly, Diagnostics> assembleState(const Spec& spec, const 
 }
 
 std::variant<mips::AssembledWord, Diagnostics> assembleWord(const Spec& spec, const WordSpec& word,
-                                                            unsigned index, const mips::Target& t) {
+                                                            unsigned index, const Target& t) {
   auto r = assembleLines(spec, {&word}, assemblyOptions(spec, t, index));
   if (auto* errors = std::get_if<Diagnostics>(&r)) return std::move(*errors);
   return std::move(std::get<mips::Assembly>(r).words.front());
 }
 
-Diagnostics checkSpecForTarget(const Spec& spec, const mips::Target& t) {
+Diagnostics checkSpecForTarget(const Spec& spec, const Target& t) {
   Diagnostics errors;
-  if (auto problem = mips::targetProblem(t)) {
+  if (auto problem = t.problem()) {
     errors.push_back({{spec.path, 1, 1}, *problem});
     return errors;
   }
   // addressFor only fails on 32-bit targets.
-  std::string isa(mips::name(t.isa));
+  std::string isa(t.variantName());
   // On a 64-bit target 0x80000000..0xffffffff is user space (XUSEG), never
   // kernel text: almost surely a 32-bit address missing its sign extension.
-  auto unextended = [&](uint64_t v) { return t.is64() && v >= 0x80000000ull && v <= 0xffffffffull; };
+  auto unextended = [&](uint64_t v) { return t.wide() && v >= 0x80000000ull && v <= 0xffffffffull; };
   auto extendHint = [&](uint64_t v) {
     return " is a user-space address on " + isa + "; for the kernel address write \"" +
            hex(uint64_t(int64_t(int32_t(uint32_t(v))))) + "\" (a string: TOML integers are signed)";

@@ -8,31 +8,31 @@
 #include <vector>
 
 #include "checker/spec/Spec.h"
-#include "encoder/Assembler.h"
+#include "encoder/mips/Assembler.h"
 
 namespace patchcheck {
 
 // The default target, then each matrix entry (ISA/ABI) not already listed.
-std::vector<mips::Target> specTargets(const Spec&);
+std::vector<Target> specTargets(const Spec&);
 
 // How to assemble starting at word `index` (from F's entry; at or past
 // site.words: body words): base = F + 4 * index, F and every other declared
 // symbol symbolic, or concrete at its address for this target (addressFor),
 // UNPREDICTABLE encodings accepted when the site says allow_unpredictable.
-mips::AssemblyOptions assemblyOptions(const Spec&, const mips::Target&, unsigned index = 0);
+mips::AssemblyOptions assemblyOptions(const Spec&, const Target&, unsigned index = 0);
 
 // The site's memory in `state`: its words, then the body, assembled as one
 // program with one line per word, so the delay-slot rules see neighbours.
 // Exactly one AssembledWord per entry, in order; each word's `where` and
 // every error point into the spec.
 std::variant<mips::Assembly, Diagnostics> assembleState(const Spec&, const StateSpec&,
-                                                        const mips::Target&);
+                                                        const Target&);
 
 // One word on its own at word `index` (the interim word of `write I = "..."`).
 std::variant<mips::AssembledWord, Diagnostics> assembleWord(const Spec&, const WordSpec&,
-                                                            unsigned index, const mips::Target&);
+                                                            unsigned index, const Target&);
 
 // Every error that depends on the target.
-Diagnostics checkSpecForTarget(const Spec&, const mips::Target&);
+Diagnostics checkSpecForTarget(const Spec&, const Target&);
 
 }  // namespace patchcheck

@@ -5,7 +5,7 @@
 #include <set>
 
 #include "encoder/Hex.h"
-#include "encoder/Registers.h"
+#include "encoder/mips/Registers.h"
 
 namespace bruteforce {
 namespace {

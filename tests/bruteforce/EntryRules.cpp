@@ -2,7 +2,7 @@
 
 #include "checker/explore/Trampolines.h"
 #include "checker/spec/ContractFile.h"
-#include "encoder/Registers.h"
+#include "encoder/mips/Registers.h"
 
 namespace bruteforce {
 

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "checker/spec/Spec.h"
-#include "encoder/Target.h"
+#include "encoder/mips/Target.h"
 
 namespace bruteforce {
 

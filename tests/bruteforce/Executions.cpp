@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "encoder/Hex.h"
-#include "model/Concrete.h"
+#include "model/mips/Concrete.h"
 #include "model/Cpu.h"
 #include "tests/bruteforce/Outcome.h"
 

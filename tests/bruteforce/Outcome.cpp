@@ -3,8 +3,8 @@
 #include <algorithm>
 
 #include "encoder/Hex.h"
-#include "encoder/Registers.h"
-#include "model/Concrete.h"
+#include "encoder/mips/Registers.h"
+#include "model/mips/Concrete.h"
 
 namespace bruteforce {
 namespace {

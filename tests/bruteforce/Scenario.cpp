@@ -2,7 +2,7 @@
 
 #include <optional>
 
-#include "encoder/Assembler.h"
+#include "encoder/mips/Assembler.h"
 
 namespace bruteforce {
 namespace {

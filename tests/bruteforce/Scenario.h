@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "checker/spec/Spec.h"
-#include "encoder/Target.h"
+#include "encoder/mips/Target.h"
 #include "tests/bruteforce/EntryRules.h"
 
 namespace bruteforce {

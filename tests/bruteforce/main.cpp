@@ -145,7 +145,7 @@ void runShipped(z3::context& c, const Options& opt, bf::Totals& totals, Tally& t
       tally.count(false);
       continue;
     }
-    for (const mips::Target& t : targetsOf(*spec, true))
+    for (const patchcheck::Target& t : targetsOf(*spec, true))
       compare(c, fs::path(path).filename().string() + " [" + t.str() + "]", *spec, t, opt, totals, tally);
   }
 }

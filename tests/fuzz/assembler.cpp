@@ -6,7 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "encoder/Assembler.h"
+#include "encoder/mips/Assembler.h"
 #include "tests/fuzz/FuzzProperty.h"
 
 using namespace patchcheck;

@@ -34,7 +34,7 @@ const Current& current() {
     const Spec& spec = std::get<Spec>(loaded);
     TableOptions opt;
     opt.matrix = true;
-    std::vector<mips::Target> targets = targetsOf(spec, opt.matrix);
+    std::vector<Target> targets = targetsOf(spec, opt.matrix);
     auto t = patchTable(spec, targets, std::vector<SpecResult>(targets.size()), opt);
     fuzz::require(std::holds_alternative<json>(t), "the shipped spec has a table");
     Current out{spec.name, std::get<json>(t), {}};

@@ -18,8 +18,8 @@ void put(std::ostream& o, const SourceLocation& w) { o << '@' << w.file << ':' <
 std::string dump(const ContractFile& c) {
   std::ostringstream o;
   o << c.path << ' ' << c.symbol << '\n';
-  for (auto i : c.isas) o << int(i) << ' ';
-  for (auto a : c.abis) o << int(a) << ' ';
+  for (const auto& i : c.isas) o << i << ' ';
+  for (const auto& a : c.abis) o << a << ' ';
   put(o, c.ipWhere);
   for (const TrampolineContract& e : c.entries) {
     o << '\n' << e.key() << ' ' << e.resume << ' ' << e.savedRa.value_or("-") << ' ' << e.stackAdjust << ' ';

@@ -6,9 +6,9 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "encoder/Assembler.h"
-#include "encoder/Decoder.h"
-#include "encoder/Printer.h"
+#include "encoder/mips/Assembler.h"
+#include "encoder/mips/Decoder.h"
+#include "encoder/mips/Printer.h"
 #include "tests/fuzz/FuzzProperty.h"
 
 using namespace patchcheck;
@@ -18,8 +18,8 @@ namespace {
 
 constexpr Isa kIsas[] = {Isa::Mips32R2, Isa::Mips64R2, Isa::Mips32R6, Isa::Mips64R6};
 
-Target targetOf(uint8_t b) {
-  Target t;
+mips::Target targetOf(uint8_t b) {
+  mips::Target t;
   t.isa = kIsas[b & 3];
   t.endian = (b & 4) ? Endian::Little : Endian::Big;
   t.abi = !t.is64() ? Abi::O32 : (b & 8) ? Abi::N32 : Abi::N64;
@@ -28,7 +28,7 @@ Target targetOf(uint8_t b) {
 
 // Where the words sit: low in the address space, in 32-bit KSEG0, or (on
 // 64-bit) in XKPHYS, so branch and jump targets take every form.
-uint64_t baseOf(uint8_t b, const Target& t) {
+uint64_t baseOf(uint8_t b, const mips::Target& t) {
   switch ((b >> 4) & 3) {
     case 0: return 0x1000;
     case 1: return 0xffffffff80001000ull;
@@ -41,7 +41,7 @@ uint64_t baseOf(uint8_t b, const Target& t) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size < 1) return 0;
-  Target t = targetOf(data[0]);
+  mips::Target t = targetOf(data[0]);
   uint64_t base = baseOf(data[0], t);
   for (size_t i = 1; i + 4 <= size; i += 4) {
     const uint8_t* p = data + i;

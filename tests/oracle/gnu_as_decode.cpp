@@ -12,8 +12,8 @@
 #include <set>
 #include <stdexcept>
 
-#include "encoder/Decoder.h"
-#include "encoder/Printer.h"
+#include "encoder/mips/Decoder.h"
+#include "encoder/mips/Printer.h"
 #include "tests/oracle/support/EncoderInstances.h"
 #include "tests/oracle/support/Tools.h"
 
@@ -65,7 +65,7 @@ int main() {
     std::string objdump = requireTool("mips-linux-gnu-objdump", "binutils-mips-linux-gnu");
     std::mt19937_64 rng(11);
     size_t passed = 0, failed = 0, shown = 0;
-    auto fail = [&](const Target& t, const std::string& why) {
+    auto fail = [&](const mips::Target& t, const std::string& why) {
       ++failed;
       if (++shown <= 80) std::printf("FAIL [%s] %s\n", t.str().c_str(), why.c_str());
     };
@@ -73,7 +73,7 @@ int main() {
     for (const InstrDesc& d : instructionTable()) ours.insert(std::string(d.mnemonic));
     for (Isa isa : {Isa::Mips32R2, Isa::Mips64R2, Isa::Mips32R6, Isa::Mips64R6}) {
       Endian e = (isa == Isa::Mips64R2 || isa == Isa::Mips32R6) ? Endian::Little : Endian::Big;
-      Target t{isa, e, defaultAbi(isa)};
+      mips::Target t{isa, e, defaultAbi(isa)};
       std::vector<uint32_t> words;
       for (const InstrDesc* d : rowsFor(isa)) {
         if (d->flags & kAsmOnly) continue;
@@ -137,7 +137,7 @@ int main() {
     // words of each class entry, never as an instruction of our table (but
     // for DSP's accumulator forms of mult, madd, mfhi...).
     for (Isa isa : {Isa::Mips32R2, Isa::Mips64R2, Isa::Mips32R6, Isa::Mips64R6}) {
-      Target t{isa, Endian::Big, defaultAbi(isa)};
+      mips::Target t{isa, Endian::Big, defaultAbi(isa)};
       std::vector<std::pair<uint32_t, const ExcludedClass*>> words;
       for (const ExcludedClass& c : excludedClasses()) {
         if (!(c.isas & bit(isa))) continue;

@@ -12,8 +12,8 @@
 #include <set>
 #include <stdexcept>
 
-#include "encoder/Assembler.h"
-#include "encoder/Printer.h"
+#include "encoder/mips/Assembler.h"
+#include "encoder/mips/Printer.h"
 #include "tests/oracle/support/EncoderInstances.h"
 #include "tests/oracle/support/Tools.h"
 
@@ -28,7 +28,7 @@ struct Tools {
 };
 
 struct Config {
-  Target target;
+  mips::Target target;
   unsigned perRow;
 };
 
@@ -47,7 +47,7 @@ size_t shown() {
 
 class Failures {
  public:
-  void add(const Target& t, const std::string& what) {
+  void add(const mips::Target& t, const std::string& what) {
     ++count_;
     if (count_ <= shown()) std::printf("FAIL [%s] %s\n", t.str().c_str(), what.c_str());
   }
@@ -83,7 +83,7 @@ std::variant<Assembly, Diagnostics> ours(const Batch& b) {
   return assemble(b.source(), "batch.s", o);
 }
 
-std::optional<uint32_t> reassemble(const std::string& text, uint64_t address, const Target& t) {
+std::optional<uint32_t> reassemble(const std::string& text, uint64_t address, const mips::Target& t) {
   AssemblyOptions o;
   o.target = t;
   o.base = Value::constant(int64_t(address));
@@ -143,7 +143,7 @@ std::map<uint64_t, std::pair<uint32_t, std::string>> parseObjdump(const std::str
 }
 
 void runBatch(Batch b, const Tools& tools, Tally& tally, Failures& fails) {
-  const Target& t = b.target;
+  const mips::Target& t = b.target;
   TempDir dir;
   std::vector<bool> rejected(b.lines.size(), false);
   // Lines either assembler refuses are failures; they become nops so that
@@ -263,9 +263,9 @@ int main() {
     std::vector<Config> configs;
     for (Isa isa : {Isa::Mips32R2, Isa::Mips64R2, Isa::Mips32R6, Isa::Mips64R6})
       for (Endian e : {Endian::Big, Endian::Little})
-        configs.push_back({Target{isa, e, defaultAbi(isa)}, 15});
-    configs.push_back({Target{Isa::Mips64R2, Endian::Big, Abi::N32}, 4});
-    configs.push_back({Target{Isa::Mips64R6, Endian::Little, Abi::N32}, 4});
+        configs.push_back({mips::Target{isa, e, defaultAbi(isa)}, 15});
+    configs.push_back({mips::Target{Isa::Mips64R2, Endian::Big, Abi::N32}, 4});
+    configs.push_back({mips::Target{Isa::Mips64R6, Endian::Little, Abi::N32}, 4});
 
     Failures fails;
     Tally total;
@@ -287,7 +287,7 @@ int main() {
       ++rows;
       if (!covered.count(&d)) {
         ++missing;
-        fails.add(Target{}, "row '" + std::string(d.mnemonic) + "' has no instance");
+        fails.add(mips::Target{}, "row '" + std::string(d.mnemonic) + "' has no instance");
       }
     }
     std::printf("%-22s %6zu instances: %6zu bytes equal, %6zu texts equal, %6zu round trips\n",

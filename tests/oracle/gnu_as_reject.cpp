@@ -16,8 +16,8 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "encoder/Assembler.h"
-#include "encoder/Fields.h"
+#include "encoder/mips/Assembler.h"
+#include "encoder/mips/Fields.h"
 #include "tests/oracle/support/EncoderInstances.h"
 #include "tests/oracle/support/Tools.h"
 
@@ -69,7 +69,7 @@ Corpus readCorpus(const std::string& path) {
   return c;
 }
 
-std::string sectionOf(const Target& t) {
+std::string sectionOf(const mips::Target& t) {
   return std::string(name(t.isa)) + " " + std::string(name(t.abi));
 }
 
@@ -108,7 +108,7 @@ bool isLoad(Op op) {
 }
 
 // Generated cases GNU as must refuse on `t`.
-std::vector<Case> generated(const Target& t, const std::set<std::string>& lenient,
+std::vector<Case> generated(const mips::Target& t, const std::set<std::string>& lenient,
                             std::mt19937_64& rng) {
   std::vector<Case> out;
   uint64_t base = linkBase(t);
@@ -123,7 +123,7 @@ std::vector<Case> generated(const Target& t, const std::set<std::string>& lenien
     Isa other = Isa::Mips32R2;
     for (Isa i : {Isa::Mips32R2, Isa::Mips64R2, Isa::Mips32R6, Isa::Mips64R6})
       if (d.isas & bit(i)) other = i;
-    std::string text = loneInstance(d, Target{other, t.endian, defaultAbi(other)}, base, rng);
+    std::string text = loneInstance(d, mips::Target{other, t.endian, defaultAbi(other)}, base, rng);
     out.push_back({text, "generated: '" + m + "' is not in " + std::string(name(t.isa))});
   }
   // Every immediate of every row one past the range that any row of the
@@ -191,7 +191,7 @@ std::map<size_t, std::string> gasErrors(const std::string& err) {
   return out;
 }
 
-std::optional<std::string> ourError(const std::string& text, const Target& t) {
+std::optional<std::string> ourError(const std::string& text, const mips::Target& t) {
   AssemblyOptions o;
   o.target = t;
   o.base = Value::constant(int64_t(linkBase(t)));
@@ -202,7 +202,7 @@ std::optional<std::string> ourError(const std::string& text, const Target& t) {
   return std::nullopt;
 }
 
-std::map<size_t, std::string> runGas(const std::string& as, const Target& t,
+std::map<size_t, std::string> runGas(const std::string& as, const mips::Target& t,
                                      const std::vector<Case>& cases) {
   TempDir dir;
   std::string src = ".set noreorder\n.set noat\n";
@@ -216,7 +216,7 @@ std::map<size_t, std::string> runGas(const std::string& as, const Target& t,
 
 struct Counts {
   size_t passed = 0, failed = 0;
-  void fail(const Target& t, const Case& c, const std::string& why) {
+  void fail(const mips::Target& t, const Case& c, const std::string& why) {
     ++failed;
     if (failed <= 80)
       std::printf("FAIL [%s] '%s' (%s): %s\n", t.str().c_str(), c.text.c_str(), c.origin.c_str(),
@@ -237,7 +237,7 @@ int main() {
     size_t rejectCases = 0, oursCases = 0;
     for (Isa isa : {Isa::Mips32R2, Isa::Mips64R2, Isa::Mips32R6, Isa::Mips64R6}) {
       for (Endian e : {Endian::Big, Endian::Little}) {
-        Target t{isa, e, defaultAbi(isa)};
+        mips::Target t{isa, e, defaultAbi(isa)};
         std::string sec = sectionOf(t);
         // Corpus 1: GNU as and we both refuse.
         std::vector<Case> cases = rejects.byTarget[sec];

@@ -14,7 +14,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "encoder/Assembler.h"
+#include "encoder/mips/Assembler.h"
 #include "tests/oracle/support/EncoderInstances.h"
 #include "tests/oracle/support/Tools.h"
 
@@ -76,7 +76,7 @@ std::vector<Known> readKnown(const std::string& path) {
   return out;
 }
 
-std::vector<std::string> llvmFlags(const Target& t) {
+std::vector<std::string> llvmFlags(const mips::Target& t) {
   std::string triple = t.is64() ? "mips64" : "mips";
   if (t.endian == Endian::Little) triple += "el";
   return {"-triple=" + triple + "-linux-gnu", "-mcpu=" + std::string(name(t.isa)),
@@ -112,7 +112,7 @@ struct Tools {
   std::string mc, ld, objcopy;
 };
 
-RunResult runMc(const Tools& tools, const Target& t, const std::string& src, const TempDir& dir) {
+RunResult runMc(const Tools& tools, const mips::Target& t, const std::string& src, const TempDir& dir) {
   writeFile(dir.file("in.s"), src);
   std::vector<std::string> argv{tools.mc, "-filetype=obj"};
   for (auto& f : llvmFlags(t)) argv.push_back(f);
@@ -189,12 +189,12 @@ int main() {
     Observed seen;
     size_t sample = 0, agree = 0, corpus = 0, corpusAgree = 0;
 
-    std::vector<Target> targets;
+    std::vector<mips::Target> targets;
     for (Isa isa : {Isa::Mips32R2, Isa::Mips64R2, Isa::Mips32R6, Isa::Mips64R6})
       for (Endian e : {Endian::Big, Endian::Little}) targets.push_back({isa, e, defaultAbi(isa)});
     targets.push_back({Isa::Mips64R2, Endian::Little, Abi::N32});
 
-    for (const Target& t : targets) {
+    for (const mips::Target& t : targets) {
       // The sample: instances GNU as and we accept (gnu_as_diff checks that
       // for the same generator).
       Batch b = makeBatch(t, linkBase(t), t.abi == Abi::N32 ? 1 : 3, rng, /*irixNames=*/false);

@@ -25,11 +25,11 @@
 #include <string>
 #include <vector>
 
-#include "encoder/Assembler.h"
-#include "encoder/Decoder.h"
-#include "encoder/Fields.h"
+#include "encoder/mips/Assembler.h"
+#include "encoder/mips/Decoder.h"
+#include "encoder/mips/Fields.h"
 #include "encoder/Hex.h"
-#include "model/Concrete.h"
+#include "model/mips/Concrete.h"
 #include "tests/oracle/support/Tools.h"
 
 using namespace patchcheck;
@@ -41,7 +41,7 @@ namespace {
 // --- the machines under test -------------------------------------------------
 
 struct Combo {
-  Target target;
+  mips::Target target;
   std::string qemu, cpu;          // qemu-user binary and -cpu model
   std::string march, mabi, emulation;
   unsigned sysWrite, sysExit;     // Linux syscall numbers of the ABI
@@ -49,7 +49,7 @@ struct Combo {
 };
 
 std::vector<Combo> combos() {
-  auto t = [](Isa i, Endian e, Abi a) { return Target{i, e, a}; };
+  auto t = [](Isa i, Endian e, Abi a) { return mips::Target{i, e, a}; };
   const Endian B = Endian::Big, L = Endian::Little;
   return {
       {t(Isa::Mips32R2, B, Abi::O32), "qemu-mips", "24Kf", "mips32r2", "32", "elf32btsmip", 4004, 4001},
@@ -126,7 +126,7 @@ class Dice {
 
 // --- assembling scaffolding with our own assembler -----------------------------
 
-std::vector<uint32_t> assembleOrDie(const std::string& src, const Target& t, uint64_t base) {
+std::vector<uint32_t> assembleOrDie(const std::string& src, const mips::Target& t, uint64_t base) {
   AssemblyOptions o;
   o.target = t;
   o.base = Value::constant(int64_t(base));
@@ -139,7 +139,7 @@ std::vector<uint32_t> assembleOrDie(const std::string& src, const Target& t, uin
 
 // Loads/stores the entry table and the dump, around the code under test.
 struct Scaffold {
-  const Target& t;
+  const mips::Target& t;
   std::string load() const { return t.is64() ? "ld" : "lw"; }
   std::string store() const { return t.is64() ? "sd" : "sw"; }
   std::string r(unsigned n) const { return "$" + std::to_string(n); }
@@ -213,7 +213,7 @@ bool isStore(Op op) {
 
 class SequenceMaker {
  public:
-  SequenceMaker(z3::context& c, const Target& t, Dice& d) : c_(c), t_(t), dice_(d) {
+  SequenceMaker(z3::context& c, const mips::Target& t, Dice& d) : c_(c), t_(t), dice_(d) {
     for (const InstrDesc& row : instructionTable())
       if (t.has(row.isas) && !(row.flags & (kAsmOnly | kPrivileged)) && !row.isControlTransfer() &&
           straightLineOp(row.op))
@@ -281,7 +281,7 @@ class SequenceMaker {
 
  private:
   z3::context& c_;
-  Target t_;
+  mips::Target t_;
   Dice& dice_;
   std::vector<const InstrDesc*> rows_;
 
@@ -349,7 +349,7 @@ class SequenceMaker {
 
 class BranchMaker {
  public:
-  BranchMaker(z3::context& c, const Target& t, Dice& d) : c_(c), t_(t), dice_(d) {
+  BranchMaker(z3::context& c, const mips::Target& t, Dice& d) : c_(c), t_(t), dice_(d) {
     for (const InstrDesc& row : instructionTable())
       if (t.has(row.isas) && !(row.flags & kAsmOnly) && row.isControlTransfer()) rows_.push_back(&row);
   }
@@ -422,7 +422,7 @@ class BranchMaker {
 
  private:
   z3::context& c_;
-  Target t_;
+  mips::Target t_;
   Dice& dice_;
   std::vector<const InstrDesc*> rows_;
 
@@ -487,7 +487,7 @@ class ComboRun {
   std::set<Op> opsUsed;  // operations the straight-line sequences ran
 
   Tally run(z3::context& c) {
-    const Target& t = combo_.target;
+    const mips::Target& t = combo_.target;
     SequenceMaker seqs(c, t, dice_);
     BranchMaker brs(c, t, dice_);
     Scaffold scaffold{t};
@@ -562,7 +562,7 @@ class ComboRun {
 
   std::string buildAndRun(const std::vector<uint32_t>& text, const std::vector<uint8_t>& data) {
     TempDir dir;
-    const Target& t = combo_.target;
+    const mips::Target& t = combo_.target;
     std::string endian = t.endian == Endian::Big ? "-EB" : "-EL";
     std::ostringstream src;
     src << ".set noreorder\n.set noat\n.text\n.globl _start\n_start:\n";
@@ -615,7 +615,7 @@ class ComboRun {
   }
 
   void compare(z3::context& c, const Case& cs, const std::string& out, Tally& tally) {
-    const Target& t = combo_.target;
+    const mips::Target& t = combo_.target;
     unsigned slot = t.is64() ? 8 : 4;
     ConcreteRun ours = runConcrete(c, startOf(cs));
     tally.instructions += ours.steps;
@@ -649,7 +649,7 @@ class ComboRun {
 
 }  // namespace
 
-#include "encoder/Printer.h"
+#include "encoder/mips/Printer.h"
 
 std::string ComboRun::disassembleWord(uint32_t w) const { return disassemble(w, 0, combo_.target); }
 

@@ -184,7 +184,7 @@ void checkSpec(const ToolSet& tools, const std::string& path, Tally& tally) {
   auto loaded = loadSpec(path);
   if (auto* e = std::get_if<Diagnostics>(&loaded)) throw std::runtime_error((*e)[0].str());
   const Spec& spec = std::get<Spec>(loaded);
-  std::vector<mips::Target> targets = targetsOf(spec, true);
+  std::vector<patchcheck::Target> targets = targetsOf(spec, true);
   // The table exactly as `patchcheck table --matrix` makes it (proofs included).
   auto built = buildTable(spec, TableOptions{true, 20000}, RunControl{2, nullptr});
   if (auto* e = std::get_if<Diagnostics>(&built)) throw std::runtime_error((*e)[0].str());

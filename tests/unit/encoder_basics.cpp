@@ -2,17 +2,17 @@
 // 2.40) and the assembler's error classes.
 #include <catch2/catch.hpp>
 
-#include "encoder/Assembler.h"
-#include "encoder/Printer.h"
+#include "encoder/mips/Assembler.h"
+#include "encoder/mips/Printer.h"
 
 using namespace patchcheck;
 using namespace patchcheck::mips;
 
 namespace {
 
-Target target(Isa isa, Abi abi) { return Target{isa, Endian::Big, abi}; }
+mips::Target target(Isa isa, Abi abi) { return mips::Target{isa, Endian::Big, abi}; }
 
-std::vector<uint32_t> words(const std::string& src, Target t = target(Isa::Mips64R2, Abi::N64),
+std::vector<uint32_t> words(const std::string& src, mips::Target t = target(Isa::Mips64R2, Abi::N64),
                             std::map<std::string, uint64_t> syms = {}, uint64_t base = 0) {
   AssemblyOptions o;
   o.target = t;
@@ -25,7 +25,7 @@ std::vector<uint32_t> words(const std::string& src, Target t = target(Isa::Mips6
   return std::get<std::vector<uint32_t>>(w);
 }
 
-std::string firstError(const std::string& src, Target t = target(Isa::Mips64R2, Abi::N64),
+std::string firstError(const std::string& src, mips::Target t = target(Isa::Mips64R2, Abi::N64),
                        bool unpredictable = false) {
   AssemblyOptions o;
   o.target = t;
@@ -67,7 +67,7 @@ TEST_CASE("facts: relocation operators carry", "[encoder_basics]") {
 
 TEST_CASE("jal region and alignment", "[encoder_basics]") {
   std::map<std::string, uint64_t> s{{"near", 0x80100000}, {"far", 0x90000000}};
-  Target t = target(Isa::Mips32R2, Abi::O32);
+  mips::Target t = target(Isa::Mips32R2, Abi::O32);
   CHECK(words("jal near", t, s, 0x80000000) == std::vector<uint32_t>{0x0c040000});
   AssemblyOptions o;
   o.target = t;
@@ -100,7 +100,7 @@ TEST_CASE("numeric local labels and branch offsets", "[encoder_basics]") {
 }
 
 TEST_CASE("disassembly round trip on the facts", "[encoder_basics]") {
-  Target t = target(Isa::Mips64R2, Abi::N64);
+  mips::Target t = target(Isa::Mips64R2, Abi::N64);
   CHECK(disassemble(0x00a02025, 0, t) == "move\ta0,a1");
   CHECK(disassemble(0x00200809, 0, t) == "jalr\tat,at");
   CHECK(disassemble(0x240c0000, 0, t) == "addiu\tt0,zero,0");

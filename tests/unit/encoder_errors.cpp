@@ -4,19 +4,19 @@
 // here the messages and positions are pinned.
 #include <catch2/catch.hpp>
 
-#include "encoder/Assembler.h"
+#include "encoder/mips/Assembler.h"
 
 using namespace patchcheck;
 using namespace patchcheck::mips;
 
 namespace {
 
-const Target r2_32{Isa::Mips32R2, Endian::Big, Abi::O32};
-const Target r2_64{Isa::Mips64R2, Endian::Big, Abi::N64};
-const Target r6_64{Isa::Mips64R6, Endian::Little, Abi::N64};
+const mips::Target r2_32{Isa::Mips32R2, Endian::Big, Abi::O32};
+const mips::Target r2_64{Isa::Mips64R2, Endian::Big, Abi::N64};
+const mips::Target r6_64{Isa::Mips64R6, Endian::Little, Abi::N64};
 
 // The first error, "" when the source assembles.
-std::string firstError(const std::string& src, const Target& t, uint64_t base = 0,
+std::string firstError(const std::string& src, const mips::Target& t, uint64_t base = 0,
                        bool unpredictable = false) {
   AssemblyOptions o;
   o.target = t;

@@ -6,8 +6,8 @@
 // that reassembles to it.
 #include <catch2/catch.hpp>
 
-#include "encoder/Assembler.h"
-#include "encoder/Printer.h"
+#include "encoder/mips/Assembler.h"
+#include "encoder/mips/Printer.h"
 
 using namespace patchcheck;
 using namespace patchcheck::mips;
@@ -19,7 +19,7 @@ struct Example {
   uint32_t word;
 };
 
-std::optional<uint32_t> one(const std::string& text, const Target& t, uint64_t base = 0) {
+std::optional<uint32_t> one(const std::string& text, const mips::Target& t, uint64_t base = 0) {
   AssemblyOptions o;
   o.target = t;
   o.base = Value::constant(int64_t(base));
@@ -34,7 +34,7 @@ std::optional<uint32_t> one(const std::string& text, const Target& t, uint64_t b
   return (*v)[0];
 }
 
-void check(const Target& t, std::initializer_list<Example> examples) {
+void check(const mips::Target& t, std::initializer_list<Example> examples) {
   for (const Example& x : examples) {
     INFO(t.str() << ": " << x.text);
     CHECK(one(x.text, t) == x.word);
@@ -47,7 +47,7 @@ void check(const Target& t, std::initializer_list<Example> examples) {
 }  // namespace
 
 TEST_CASE("mips32r2 formats match GNU as", "[encoder_formats]") {
-  check(Target{Isa::Mips32R2, Endian::Big, Abi::O32},
+  check(mips::Target{Isa::Mips32R2, Endian::Big, Abi::O32},
      {
          {"addu $4, $5, $6", 0x00a62021},
          {"sll $4, $5, 31", 0x000527c0},
@@ -101,7 +101,7 @@ TEST_CASE("mips32r2 formats match GNU as", "[encoder_formats]") {
 }
 
 TEST_CASE("mips64r6 formats match GNU as", "[encoder_formats]") {
-  check(Target{Isa::Mips64R6, Endian::Little, Abi::N64},
+  check(mips::Target{Isa::Mips64R6, Endian::Little, Abi::N64},
      {
          {"daddu $4, $5, $6", 0x00a6202d},
          {"dsll $4, $5, 40", 0x0005223c},

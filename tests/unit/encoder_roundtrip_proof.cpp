@@ -12,8 +12,8 @@
 
 #include <sstream>
 
-#include "encoder/FieldTerms.h"
-#include "encoder/Fields.h"
+#include "encoder/mips/FieldTerms.h"
+#include "encoder/mips/Fields.h"
 
 using namespace patchcheck::mips;
 

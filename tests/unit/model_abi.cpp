@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "model/AbiModel.h"
+#include "model/mips/AbiModel.h"
 
 using namespace patchcheck::mips;
 

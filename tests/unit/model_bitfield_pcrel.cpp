@@ -4,17 +4,17 @@
 // including the encodings the manuals call UNPREDICTABLE.
 #include <catch2/catch.hpp>
 
-#include "encoder/Assembler.h"
-#include "model/Concrete.h"
+#include "encoder/mips/Assembler.h"
+#include "model/mips/Concrete.h"
 
 using namespace patchcheck;
 using namespace patchcheck::mips;
 
 namespace {
 
-Target target(Isa isa, Endian e = Endian::Big) { return Target{isa, e, defaultAbi(isa)}; }
+mips::Target target(Isa isa, Endian e = Endian::Big) { return mips::Target{isa, e, defaultAbi(isa)}; }
 
-std::vector<uint32_t> assembleWords(const std::string& src, const Target& t, uint64_t base) {
+std::vector<uint32_t> assembleWords(const std::string& src, const mips::Target& t, uint64_t base) {
   AssemblyOptions o;
   o.target = t;
   o.base = Value::constant(int64_t(base));
@@ -27,7 +27,7 @@ std::vector<uint32_t> assembleWords(const std::string& src, const Target& t, uin
 
 // Runs `src` at 0x1000; the program's own words are also memory (for the
 // PC-relative loads).
-ConcreteRun run(z3::context& c, const Target& t, const std::string& src,
+ConcreteRun run(z3::context& c, const mips::Target& t, const std::string& src,
                 std::initializer_list<std::pair<unsigned, uint64_t>> regs, uint64_t hi = 0,
                 uint64_t lo = 0) {
   ConcreteStart s;
@@ -57,7 +57,7 @@ constexpr unsigned v0 = 2, v1 = 3, a0 = 4, a1 = 5;
 
 TEST_CASE("ext and ins, and their doubleword forms", "[model_bitfield_pcrel]") {
   z3::context c;
-  Target m32 = target(Isa::Mips32R2), m64 = target(Isa::Mips64R2);
+  mips::Target m32 = target(Isa::Mips32R2), m64 = target(Isa::Mips64R2);
   // EXT: GPR[rt] <- sign_extend(0^(32-size) || GPR[rs][pos+size-1..pos])
   CHECK(*run(c, m32, "ext $2, $4, 4, 8", {{a0, 0x12345678}}).reg(v0) == 0x67);
   CHECK(*run(c, m64, "ext $2, $4, 0, 32", {{a0, 0xffffffff80000000ull}}).reg(v0) == 0xffffffff80000000ull);
@@ -81,7 +81,7 @@ TEST_CASE("ext and ins, and their doubleword forms", "[model_bitfield_pcrel]") {
 
 TEST_CASE("ext and ins UNPREDICTABLE cases", "[model_bitfield_pcrel]") {
   z3::context c;
-  Target m32 = target(Isa::Mips32R2), m64 = target(Isa::Mips64R2);
+  mips::Target m32 = target(Isa::Mips32R2), m64 = target(Isa::Mips64R2);
   // ext with lsb 31 and msbd 31 (pos + size = 63 > 32), ins with msb 0 < lsb 31
   ConcreteRun r = run(c, m32, ".word 0x7c82ffc0", {});
   CHECK(hasFault(r, FaultKind::Unpredictable));
@@ -99,7 +99,7 @@ TEST_CASE("ext and ins UNPREDICTABLE cases", "[model_bitfield_pcrel]") {
 
 TEST_CASE("byte and bit order, sign extension, align, lsa", "[model_bitfield_pcrel]") {
   z3::context c;
-  Target m64 = target(Isa::Mips64R2), r6 = target(Isa::Mips64R6);
+  mips::Target m64 = target(Isa::Mips64R2), r6 = target(Isa::Mips64R6);
   CHECK(*run(c, m64, "wsbh $2, $4", {{a0, 0x11223344}}).reg(v0) == 0x22114433);
   CHECK(*run(c, m64, "wsbh $2, $4", {{a0, 0x00800000}}).reg(v0) == 0xffffffff80000000ull);
   CHECK(hasFault(run(c, m64, "wsbh $2, $4", {{a0, 0x100000000ull}}), FaultKind::Unpredictable));
@@ -124,7 +124,7 @@ TEST_CASE("byte and bit order, sign extension, align, lsa", "[model_bitfield_pcr
 
 TEST_CASE("clz, clo, dclz, dclo in both encodings", "[model_bitfield_pcrel]") {
   z3::context c;
-  Target m32 = target(Isa::Mips32R2), m64 = target(Isa::Mips64R2), r6 = target(Isa::Mips64R6);
+  mips::Target m32 = target(Isa::Mips32R2), m64 = target(Isa::Mips64R2), r6 = target(Isa::Mips64R6);
   CHECK(*run(c, m32, "clz $2, $4", {{a0, 0x00010000}}).reg(v0) == 15);
   CHECK(*run(c, m32, "clz $2, $4", {{a0, 0}}).reg(v0) == 32);
   CHECK(*run(c, m64, "clo $2, $4", {{a0, 0xffffffffffff0000ull}}).reg(v0) == 16);
@@ -139,7 +139,7 @@ TEST_CASE("clz, clo, dclz, dclo in both encodings", "[model_bitfield_pcrel]") {
 
 TEST_CASE("madd, maddu, msub, msubu accumulate into HI and LO", "[model_bitfield_pcrel]") {
   z3::context c;
-  Target m32 = target(Isa::Mips32R2), m64 = target(Isa::Mips64R2);
+  mips::Target m32 = target(Isa::Mips32R2), m64 = target(Isa::Mips64R2);
   // (HI || LO) + GPR[rs] * GPR[rt]
   ConcreteRun r = run(c, m32, "madd $4, $5", {{a0, 3}, {a1, 4}}, 0, 5);
   CHECK(*r.lo() == 17);
@@ -157,7 +157,7 @@ TEST_CASE("madd, maddu, msub, msubu accumulate into HI and LO", "[model_bitfield
 
 TEST_CASE("R6 PC-relative arithmetic and loads use the instruction's own pc", "[model_bitfield_pcrel]") {
   z3::context c;
-  Target r6 = target(Isa::Mips64R6), r632 = target(Isa::Mips32R6, Endian::Little);
+  mips::Target r6 = target(Isa::Mips64R6), r632 = target(Isa::Mips32R6, Endian::Little);
   CHECK(*run(c, r6, "lapc $2, .+8", {}).reg(v0) == 0x1008);
   CHECK(*run(c, r6, "nop\n addiupc $2, -8", {}).reg(v0) == 0xffc);
   CHECK(*run(c, r6, "nop\n auipc $2, 1", {}).reg(v0) == 0x11004);
@@ -180,7 +180,7 @@ TEST_CASE("R6 PC-relative arithmetic and loads use the instruction's own pc", "[
 
 TEST_CASE("rdhwr, sigrie, shadow registers", "[model_bitfield_pcrel]") {
   z3::context c;
-  Target m32 = target(Isa::Mips32R2), r6 = target(Isa::Mips64R6);
+  mips::Target m32 = target(Isa::Mips32R2), r6 = target(Isa::Mips64R6);
   ConcreteRun r = run(c, m32, "rdhwr $2, $29", {});
   CHECK(r.faults.empty());
   CHECK(!r.reg(v0));  // UserLocal: a value nothing in the model determines

@@ -4,7 +4,7 @@
 // Linux arch/mips/include/asm/branch.h).
 #include <catch2/catch.hpp>
 
-#include "model/Concrete.h"
+#include "model/mips/Concrete.h"
 
 using namespace patchcheck::mips;
 

@@ -4,18 +4,18 @@
 // copied from our output.
 #include <catch2/catch.hpp>
 
-#include "encoder/Assembler.h"
-#include "encoder/Decoder.h"
-#include "model/Concrete.h"
+#include "encoder/mips/Assembler.h"
+#include "encoder/mips/Decoder.h"
+#include "model/mips/Concrete.h"
 
 using namespace patchcheck;
 using namespace patchcheck::mips;
 
 namespace {
 
-Target target(Isa isa, Endian e = Endian::Big) { return Target{isa, e, defaultAbi(isa)}; }
+mips::Target target(Isa isa, Endian e = Endian::Big) { return mips::Target{isa, e, defaultAbi(isa)}; }
 
-std::vector<uint32_t> assembleWords(const std::string& src, const Target& t, uint64_t base = 0x1000) {
+std::vector<uint32_t> assembleWords(const std::string& src, const mips::Target& t, uint64_t base = 0x1000) {
   AssemblyOptions o;
   o.target = t;
   o.base = Value::constant(int64_t(base));
@@ -27,7 +27,7 @@ std::vector<uint32_t> assembleWords(const std::string& src, const Target& t, uin
   return std::get<std::vector<uint32_t>>(w);
 }
 
-ConcreteRun run(z3::context& c, const Target& t, const std::string& src,
+ConcreteRun run(z3::context& c, const mips::Target& t, const std::string& src,
                 std::initializer_list<std::pair<unsigned, uint64_t>> regs, uint64_t base = 0x1000) {
   ConcreteStart s;
   s.target = t;
@@ -49,7 +49,7 @@ constexpr unsigned v0 = 2, a0 = 4, a1 = 5, t1 = 9;
 
 TEST_CASE("MIPS64 addiu, lui and sll sign-extend their 32-bit result", "[model_semantics]") {
   z3::context c;
-  Target m64 = target(Isa::Mips64R2);
+  mips::Target m64 = target(Isa::Mips64R2);
   // ADDIU: temp <- GPR[rs] + sign_extend(imm); GPR[rt] <- sign_extend(temp31..0)
   auto r = run(c, m64, "addiu $2, $4, 1", {{a0, 0x7fffffff}});
   CHECK(*r.reg(v0) == 0xffffffff80000000ull);
@@ -70,7 +70,7 @@ TEST_CASE("MIPS64 addiu, lui and sll sign-extend their 32-bit result", "[model_s
 
 TEST_CASE("MIPS64 32-bit ops on inputs that are not word values are UNPREDICTABLE", "[model_semantics]") {
   z3::context c;
-  Target m64 = target(Isa::Mips64R2);
+  mips::Target m64 = target(Isa::Mips64R2);
   auto r = run(c, m64, "addu $2, $4, $5", {{a0, 0x100000000ull}, {a1, 1}});
   REQUIRE(hasFault(r, FaultKind::Unpredictable));
   CHECK(r.faults[0].detail.find("a0") != std::string::npos);
@@ -87,7 +87,7 @@ TEST_CASE("MIPS64 32-bit ops on inputs that are not word values are UNPREDICTABL
 
 TEST_CASE("jalr rd == rs is UNPREDICTABLE; the target is read before the link", "[model_semantics]") {
   z3::context c;
-  Target m32 = target(Isa::Mips32R2);
+  mips::Target m32 = target(Isa::Mips32R2);
   ConcreteStart s;
   s.target = m32;
   s.base = 0x1000;
@@ -111,14 +111,14 @@ TEST_CASE("jal and j reach only the 256 MB region of the delay slot", "[model_se
   z3::context c;
   // jal at 0x0ffffffc: the delay slot 0x10000000 is in the next region, so
   // index 0x10 means 0x10000040, not 0x00000040.
-  Target m32 = target(Isa::Mips32R2);
+  mips::Target m32 = target(Isa::Mips32R2);
   Cpu cpu(MachineState(c, m32), c.bv_val(0x0ffffffc, 64));
   cpu.step(fetchWord(c, 0x0c000010, Isa::Mips32R2));
   CHECK(*concreteValue(cpu.state.reg(31)) == 0x10000004ull);
   cpu.step(fetchWord(c, 0, Isa::Mips32R2));
   CHECK(*concreteValue(cpu.pc) == 0x10000040ull);
   // 64-bit kernel addresses: CKSEG0 region of the delay slot.
-  Target m64 = target(Isa::Mips64R2);
+  mips::Target m64 = target(Isa::Mips64R2);
   Cpu cpu64(MachineState(c, m64), c.bv_val(uint64_t(0xffffffff80001000ull), 64));
   cpu64.step(fetchWord(c, 0x08000010, Isa::Mips64R2));  // j index 0x10
   cpu64.step(fetchWord(c, 0, Isa::Mips64R2));
@@ -127,7 +127,7 @@ TEST_CASE("jal and j reach only the 256 MB region of the delay slot", "[model_se
 
 TEST_CASE("branch targets are relative to the delay slot; links are pc + 8", "[model_semantics]") {
   z3::context c;
-  Target m32 = target(Isa::Mips32R2);
+  mips::Target m32 = target(Isa::Mips32R2);
   // 0x1000: bal 1f ; 0x1004: addiu v0,v0,1 (delay slot) ; 0x1008: addiu v0,v0,16 ; 0x100c: 1:
   auto r = run(c, m32,
                "bal 1f\n addiu $2, $2, 1\n addiu $2, $2, 16\n1: addiu $2, $2, 256\n", {});
@@ -146,7 +146,7 @@ TEST_CASE("branch targets are relative to the delay slot; links are pc + 8", "[m
 
 TEST_CASE("shifts: amounts, fill bits and the 32-bit forms", "[model_semantics]") {
   z3::context c;
-  Target m32 = target(Isa::Mips32R2), m64 = target(Isa::Mips64R2);
+  mips::Target m32 = target(Isa::Mips32R2), m64 = target(Isa::Mips64R2);
   // SRA fills with bit 31, SRL with zeros.
   CHECK(*run(c, m32, "sra $2, $4, 4", {{a0, 0x80000000}}).reg(v0) == 0xf8000000ull);
   CHECK(*run(c, m32, "srl $2, $4, 4", {{a0, 0x80000000}}).reg(v0) == 0x08000000ull);
@@ -165,7 +165,7 @@ TEST_CASE("shifts: amounts, fill bits and the 32-bit forms", "[model_semantics]"
 
 TEST_CASE("comparisons: signed and unsigned, immediates zero- or sign-extended", "[model_semantics]") {
   z3::context c;
-  Target m32 = target(Isa::Mips32R2), m64 = target(Isa::Mips64R2);
+  mips::Target m32 = target(Isa::Mips32R2), m64 = target(Isa::Mips64R2);
   // SLT compares signed (-1 < 1), SLTU unsigned (0xffffffff > 1).
   CHECK(*run(c, m32, "slt $2, $4, $5", {{a0, 0xffffffff}, {a1, 1}}).reg(v0) == 1);
   CHECK(*run(c, m32, "sltu $2, $4, $5", {{a0, 0xffffffff}, {a1, 1}}).reg(v0) == 0);
@@ -189,7 +189,7 @@ TEST_CASE("comparisons: signed and unsigned, immediates zero- or sign-extended",
 
 TEST_CASE("R6 compact branches: link pc + 4, no delay slot", "[model_semantics]") {
   z3::context c;
-  Target r6 = target(Isa::Mips32R6);
+  mips::Target r6 = target(Isa::Mips32R6);
   // 0x1000 balc 1f ; 0x1004 addiu v0,v0,1 ; 0x1008 1: addiu v0,v0,16
   ConcreteStart s;
   s.target = r6;
@@ -203,7 +203,7 @@ TEST_CASE("R6 compact branches: link pc + 4, no delay slot", "[model_semantics]"
 TEST_CASE("loads and stores follow the byte order", "[model_semantics]") {
   z3::context c;
   for (Endian e : {Endian::Big, Endian::Little}) {
-    Target t = target(Isa::Mips32R2, e);
+    mips::Target t = target(Isa::Mips32R2, e);
     auto r = run(c, t, "sw $4, 0($5)\n lbu $2, 0($5)\n lh $3, 2($5)\n", {{a0, 0x8899aabb}, {a1, 0x100}});
     bool big = e == Endian::Big;
     CHECK(*r.byte(0x100) == (big ? 0x88 : 0xbb));
@@ -218,7 +218,7 @@ TEST_CASE("lwl/lwr and swl/swr merge unaligned words", "[model_semantics]") {
   // word at 0x101 with the idiom gives 0x11223344 in big endian (lwl 0x101,
   // lwr 0x104) and 0x44332211 in little endian (lwl 0x104, lwr 0x101).
   for (Endian e : {Endian::Big, Endian::Little}) {
-    Target t = target(Isa::Mips32R2, e);
+    mips::Target t = target(Isa::Mips32R2, e);
     ConcreteStart s;
     s.target = t;
     s.base = 0x1000;
@@ -244,7 +244,7 @@ TEST_CASE("lwl/lwr and swl/swr merge unaligned words", "[model_semantics]") {
 
 TEST_CASE("each fault class", "[model_semantics]") {
   z3::context c;
-  Target m32 = target(Isa::Mips32R2), m64 = target(Isa::Mips64R2), r6 = target(Isa::Mips32R6);
+  mips::Target m32 = target(Isa::Mips32R2), m64 = target(Isa::Mips64R2), r6 = target(Isa::Mips32R6);
   // Reserved: 64-bit daddu on a 32-bit ISA; lwl removed in R6.
   REQUIRE(decode(0x0085102d, Isa::Mips32R2) == nullptr);
   ConcreteStart s;
@@ -287,7 +287,7 @@ TEST_CASE("each fault class", "[model_semantics]") {
 
 TEST_CASE("privileged instructions are reported as side effects", "[model_semantics]") {
   z3::context c;
-  Target m64 = target(Isa::Mips64R2);
+  mips::Target m64 = target(Isa::Mips64R2);
   MachineState st(c, m64);
   st.gpr[a0] = c.bv_val(uint64_t(0xffffffff80001000ull), 64);
   auto words = assembleWords("cache 0x15, 8($4)\n sync\n synci 0($4)\n mtc0 $4, $12\n", m64);
@@ -304,7 +304,7 @@ TEST_CASE("privileged instructions are reported as side effects", "[model_semant
 
 TEST_CASE("32-bit ISAs form sign-extended addresses", "[model_semantics]") {
   z3::context c;
-  Target m32 = target(Isa::Mips32R2);
+  mips::Target m32 = target(Isa::Mips32R2);
   MachineState st(c, m32);
   st.gpr[a1] = c.bv_val(0x80001000u, 32);
   st.memory = z3::store(st.memory, c.bv_val(uint64_t(0xffffffff80001004ull), 64), c.bv_val(0x5a, 8));
@@ -317,7 +317,7 @@ TEST_CASE("32-bit ISAs form sign-extended addresses", "[model_semantics]") {
 
 TEST_CASE("sc succeeds only after ll, and not after an interrupt", "[model_semantics]") {
   z3::context c;
-  Target m32 = target(Isa::Mips32R2);
+  mips::Target m32 = target(Isa::Mips32R2);
   // ll v0, 0(a1) ; addiu v0, v0, 1 ; sc v0, 0(a1)
   ConcreteStart s;
   s.target = m32;
@@ -353,7 +353,7 @@ TEST_CASE("the symbolic entry state names every value", "[model_semantics]") {
 
 TEST_CASE("R6 bovc branches on signed 32-bit overflow", "[model_semantics]") {
   z3::context c;
-  Target r6 = target(Isa::Mips32R6);
+  mips::Target r6 = target(Isa::Mips32R6);
   // bovc a1, a0, +1 (rs = 5 >= rt = 4) ; addiu v0, v0, 1 ; addiu v0, v0, 16
   ConcreteStart s;
   s.target = r6;

@@ -53,13 +53,13 @@ TEST_CASE("the spec-format example loads as written", "[spec_loader]") {
   CHECK(s.schema == 1);
   CHECK(s.name == "mips-patchable-entry");
   CHECK(s.summary == "ftrace with and without regs at -fpatchable-function-entry=3 sites");
-  CHECK(s.target.isa == mips::Isa::Mips64R2);
+  CHECK(s.target.variantName() == "mips64r2");
   CHECK(s.target.endian == mips::Endian::Big);
-  CHECK(s.target.abi == mips::Abi::N64);
+  CHECK(s.target.abiName() == "n64");
   REQUIRE(s.matrix.size() == 4);
-  CHECK(s.matrix[0].isa == mips::Isa::Mips32R2);
-  CHECK(s.matrix[0].abi == mips::Abi::O32);
-  CHECK(s.matrix[3].isa == mips::Isa::Mips64R6);
+  CHECK(s.matrix[0].variantName() == "mips32r2");
+  CHECK(s.matrix[0].abiName() == "o32");
+  CHECK(s.matrix[3].variantName() == "mips64r6");
   CHECK(s.matrix[3].endian == mips::Endian::Big);
 
   CHECK(s.function == "F");
@@ -164,8 +164,8 @@ TEST_CASE("state words assemble per ABI: t0 is $12 under n64, $8 under o32", "[s
 
 TEST_CASE("a 32-bit spec: addresses sign-extended, UNPREDICTABLE words allowed", "[spec_loader]") {
   Spec s = load(kSpecs + "/good/o32-unpredictable.toml");
-  CHECK(s.target.isa == mips::Isa::Mips32R2);
-  CHECK(s.target.abi == mips::Abi::O32);  // the ISA's default ABI
+  CHECK(s.target.variantName() == "mips32r2");
+  CHECK(s.target.abiName() == "o32");  // the ISA's default ABI
   CHECK(s.target.endian == mips::Endian::Little);
   CHECK(s.matrix.empty());
   CHECK(s.allowUnpredictable);
@@ -253,8 +253,8 @@ TEST_CASE("defaults: a minimal spec", "[spec_loader]") {
   const Spec& s = std::get<Spec>(r);
   CHECK(s.name == "minimal");  // the file's stem
   CHECK(s.function == "F");
-  CHECK(s.target.isa == mips::Isa::Mips64R2);
-  CHECK(s.target.abi == mips::Abi::N64);
+  CHECK(s.target.variantName() == "mips64r2");
+  CHECK(s.target.abiName() == "n64");
   REQUIRE(s.symbol("F"));  // F is symbolic in kernel-text unless declared
   CHECK(s.symbol("F")->region == "kernel-text");
   CHECK(s.model.fetch == FetchKind::Weak);

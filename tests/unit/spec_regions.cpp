@@ -10,11 +10,10 @@ using namespace patchcheck;
 using mips::Abi;
 using mips::Endian;
 using mips::Isa;
-using mips::Target;
 
 namespace {
-const Target k32{Isa::Mips32R2, Endian::Big, Abi::O32};
-const Target k64{Isa::Mips64R6, Endian::Little, Abi::N64};
+const Target k32 = mips::Target{Isa::Mips32R2, Endian::Big, Abi::O32};
+const Target k64 = mips::Target{Isa::Mips64R6, Endian::Little, Abi::N64};
 }  // namespace
 
 TEST_CASE("32-bit addresses are held sign-extended", "[spec_regions]") {

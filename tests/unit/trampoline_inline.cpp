@@ -15,7 +15,7 @@ using namespace patchcheck::test;
 
 namespace {
 
-std::vector<SpecResult> run(const Spec& spec, const std::vector<mips::Target>& targets, bool inlined) {
+std::vector<SpecResult> run(const Spec& spec, const std::vector<Target>& targets, bool inlined) {
   CheckOptions opt;
   opt.inlineTrampolines = inlined;
   // Inline runs ask a few hard questions (seconds each, more on a loaded
@@ -39,8 +39,8 @@ TEST_CASE("modular and inline trampolines give the same verdicts on every shippe
     ++specs;
     // Every ISA/ABI of the matrix; one byte order (both run the same
     // semantics, and the inline runs are what make this test long).
-    std::vector<mips::Target> targets;
-    for (const mips::Target& t : targetsOf(spec, true))
+    std::vector<Target> targets;
+    for (const Target& t : targetsOf(spec, true))
       if (t.endian == mips::Endian::Big) targets.push_back(t);
     std::vector<SpecResult> modular = run(spec, targets, false), inlined = run(spec, targets, true);
     REQUIRE(modular.size() == inlined.size());

@@ -14,13 +14,12 @@ using Catch::Matchers::Contains;
 using mips::Abi;
 using mips::Endian;
 using mips::Isa;
-using mips::Target;
 
 namespace {
 
 const std::string kData = PATCHCHECK_TEST_DATA;
 const std::string kSource = PATCHCHECK_SOURCE_DIR;
-const Target kN64{Isa::Mips64R2, Endian::Big, Abi::N64};
+const Target kN64 = mips::Target{Isa::Mips64R2, Endian::Big, Abi::N64};
 
 Spec specAt(const std::string& path) {
   auto s = loadSpec(path);
@@ -65,8 +64,8 @@ TrampolineContract proveBuggy(const std::string& file) {
 
 TEST_CASE("ftrace_regs_caller keeps its contract on every target", "[trampoline_proof]") {
   Spec spec = patchableEntry();
-  for (Target t : {Target{Isa::Mips32R2, Endian::Big, Abi::O32}, Target{Isa::Mips32R6, Endian::Little, Abi::O32},
-                   Target{Isa::Mips64R2, Endian::Little, Abi::N64}, Target{Isa::Mips64R6, Endian::Big, Abi::N64}}) {
+  for (Target t : {Target(mips::Target{Isa::Mips32R2, Endian::Big, Abi::O32}), Target(mips::Target{Isa::Mips32R6, Endian::Little, Abi::O32}),
+                   Target(mips::Target{Isa::Mips64R2, Endian::Little, Abi::N64}), Target(mips::Target{Isa::Mips64R6, Endian::Big, Abi::N64})}) {
     auto files = resolveTrampoline(spec, "mips/ftrace_regs_caller.S", t);
     REQUIRE(files);
     auto ks = prove(spec, t, *files, "ftrace_regs_caller");
@@ -81,7 +80,7 @@ TEST_CASE("the legacy _mcount keeps both entries' contracts for vmlinux and modu
   for (const char* name : {"mcount-kernel", "mcount-module"})
     for (bool wide : {false, true}) {
       Spec spec = specAt(kSource + "/specs/mips/" + name + (wide ? "-64" : "") + ".toml");
-      Target t = wide ? kN64 : Target{Isa::Mips32R2, Endian::Little, Abi::O32};
+      Target t = wide ? kN64 : Target(mips::Target{Isa::Mips32R2, Endian::Little, Abi::O32});
       auto files = resolveTrampoline(spec, "mips/mcount.S", t);
       REQUIRE(files);
       auto ks = prove(spec, t, *files, "ftrace_caller");
@@ -103,7 +102,7 @@ TEST_CASE("every buggy trampoline fails its proof, naming the broken rule", "[tr
       {"unbalanced_stack.S", "sp is not restored"},
       {"no_ra_restore.S", "ra is not restored"},
       // The kernel's exception entry saves its frame just below sp at any
-      // instruction boundary (model/ExceptionEntry.h): data kept there is lost.
+      // instruction boundary (model/mips/ExceptionEntry.h): data kept there is lost.
       {"store_below_sp.S", "ra is not restored"},
       {"reload_after_release.S", "jumps to"},
       {"jr_ra.S", "jumps to"},  // once looped between the callback and itself

@@ -3,13 +3,15 @@
 #include <algorithm>
 #include <optional>
 
-#include "encoder/Fields.h"
+#include "encoder/mips/Fields.h"
 #include "encoder/Hex.h"
-#include "encoder/Registers.h"
+#include "encoder/mips/Registers.h"
 
 namespace patchcheck::oracle {
 
 using namespace mips;
+using mips::Isa;     // not patchcheck::Isa (encoder/Isa.h)
+using mips::Target;  // the MIPS view, not patchcheck::Target
 
 namespace {
 

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "encoder/InstructionTable.h"
-#include "encoder/Target.h"
+#include "encoder/mips/InstructionTable.h"
+#include "encoder/mips/Target.h"
 
 namespace patchcheck::oracle {
 

@@ -1,4 +1,4 @@
-#include "encoder/Decoder.h"
+#include "encoder/mips/Decoder.h"
 
 #include <array>
 #include <vector>

@@ -1,4 +1,4 @@
-#include "encoder/Fields.h"
+#include "encoder/mips/Fields.h"
 
 namespace patchcheck::mips {
 

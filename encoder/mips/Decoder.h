@@ -3,7 +3,7 @@
 // decoder returns nullptr and the printer shows it as `.word`.
 #include <cstdint>
 
-#include "encoder/InstructionTable.h"
+#include "encoder/mips/InstructionTable.h"
 
 namespace patchcheck::mips {
 

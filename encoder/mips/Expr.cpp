@@ -1,4 +1,4 @@
-#include "encoder/Expr.h"
+#include "encoder/mips/Expr.h"
 
 #include <algorithm>
 #include <cctype>

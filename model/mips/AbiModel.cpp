@@ -1,11 +1,11 @@
 // Linux MIPS calling conventions (../shared/FACTS.md; Linux
 // arch/mips/include/asm/regdef.h; SysV MIPS psABI for o32; the MIPSpro N32/N64
 // ABI handbook for n32/n64).
-#include "model/AbiModel.h"
+#include "model/mips/AbiModel.h"
 
 #include <algorithm>
 
-#include "encoder/Registers.h"
+#include "encoder/mips/Registers.h"
 
 namespace patchcheck::mips {
 namespace {

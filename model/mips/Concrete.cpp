@@ -1,6 +1,6 @@
-#include "model/Concrete.h"
+#include "model/mips/Concrete.h"
 
-#include "encoder/Decoder.h"
+#include "encoder/mips/Decoder.h"
 
 namespace patchcheck::mips {
 

@@ -3,11 +3,11 @@
 // 32-bit operations on MIPS64 sign-extend their result from bit 31; those the
 // manuals guard with NotWordValue() report an Unpredictable fault when an
 // input is not a sign-extended 32-bit value.
-#include "model/Semantics.h"
+#include "model/mips/Semantics.h"
 
-#include "encoder/Fields.h"
-#include "encoder/Printer.h"
-#include "encoder/Registers.h"
+#include "encoder/mips/Fields.h"
+#include "encoder/mips/Printer.h"
+#include "encoder/mips/Registers.h"
 
 namespace patchcheck::mips {
 

@@ -1,4 +1,4 @@
-#include "encoder/InstructionTable.h"
+#include "encoder/mips/InstructionTable.h"
 
 namespace patchcheck::mips {
 namespace {

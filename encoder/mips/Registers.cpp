@@ -1,4 +1,4 @@
-#include "encoder/Registers.h"
+#include "encoder/mips/Registers.h"
 
 #include <array>
 #include <cstdint>

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "encoder/InstructionTable.h"
+#include "encoder/mips/InstructionTable.h"
 #include "model/MachineState.h"
 
 namespace patchcheck::mips {

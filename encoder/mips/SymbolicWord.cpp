@@ -1,6 +1,6 @@
-#include "encoder/SymbolicWord.h"
+#include "encoder/mips/SymbolicWord.h"
 
-#include "encoder/Fields.h"
+#include "encoder/mips/Fields.h"
 
 namespace patchcheck::mips {
 namespace {

@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <optional>
 
-#include "encoder/InstructionTable.h"
+#include "encoder/mips/InstructionTable.h"
 
 namespace patchcheck::mips {
 

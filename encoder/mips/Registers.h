@@ -5,7 +5,7 @@
 #include <optional>
 #include <string_view>
 
-#include "encoder/Target.h"
+#include "encoder/mips/Target.h"
 
 namespace patchcheck::mips {
 

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string>
 
-#include "encoder/Target.h"
+#include "encoder/mips/Target.h"
 
 namespace patchcheck::mips {
 

@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "encoder/Diagnostic.h"
-#include "encoder/Expr.h"
-#include "encoder/InstructionTable.h"
+#include "encoder/mips/Expr.h"
+#include "encoder/mips/InstructionTable.h"
 
 namespace patchcheck::mips {
 

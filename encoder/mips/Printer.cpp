@@ -1,10 +1,10 @@
-#include "encoder/Printer.h"
+#include "encoder/mips/Printer.h"
 
 #include <charconv>
 
-#include "encoder/Decoder.h"
-#include "encoder/Fields.h"
-#include "encoder/Registers.h"
+#include "encoder/mips/Decoder.h"
+#include "encoder/mips/Fields.h"
+#include "encoder/mips/Registers.h"
 
 namespace patchcheck::mips {
 namespace {

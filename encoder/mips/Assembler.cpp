@@ -1,4 +1,4 @@
-#include "encoder/Assembler.h"
+#include "encoder/mips/Assembler.h"
 
 #include <algorithm>
 #include <array>
@@ -6,9 +6,9 @@
 #include <optional>
 #include <unordered_map>
 
-#include "encoder/Fields.h"
+#include "encoder/mips/Fields.h"
 #include "encoder/Hex.h"
-#include "encoder/Registers.h"
+#include "encoder/mips/Registers.h"
 
 namespace patchcheck::mips {
 namespace {
@@ -240,7 +240,7 @@ class Assembler {
       std::string name(t.substr(0, n));
       if (std::isdigit((unsigned char)name[0])) {
         // A local label number is an unsigned: a longer one would alias a
-        // shorter one (references refuse it too, encoder/Expr.cpp).
+        // shorter one (references refuse it too, encoder/mips/Expr.cpp).
         uint64_t number = 0;
         for (char d : name) number = std::min<uint64_t>(number * 10 + unsigned(d - '0'), uint64_t(1) << 32);
         if (number >> 32) error(line, col, "local label number '" + name + "' is too large");

@@ -1,9 +1,9 @@
-#include "model/ExceptionEntry.h"
+#include "model/mips/ExceptionEntry.h"
 
 #include <set>
 
-#include "encoder/Registers.h"
-#include "model/AbiModel.h"
+#include "encoder/mips/Registers.h"
+#include "model/mips/AbiModel.h"
 
 namespace patchcheck::mips {
 

@@ -1,6 +1,6 @@
-#include "encoder/FieldTerms.h"
+#include "encoder/mips/FieldTerms.h"
 
-#include "encoder/Fields.h"
+#include "encoder/mips/Fields.h"
 
 namespace patchcheck::mips {
 namespace {

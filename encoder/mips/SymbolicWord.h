@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "encoder/Assembly.h"
-#include "encoder/Target.h"
+#include "encoder/mips/Assembly.h"
+#include "encoder/mips/Target.h"
 
 namespace patchcheck::mips {
 

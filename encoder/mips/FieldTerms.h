@@ -8,7 +8,7 @@
 
 #include <vector>
 
-#include "encoder/InstructionTable.h"
+#include "encoder/mips/InstructionTable.h"
 
 namespace patchcheck::mips {
 

@@ -8,7 +8,7 @@
 #include <span>
 #include <string_view>
 
-#include "encoder/Target.h"
+#include "encoder/mips/Target.h"
 
 namespace patchcheck::mips {
 
