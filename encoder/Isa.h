@@ -1,8 +1,9 @@
 #pragma once
-// What the ISA-neutral core asks of an instruction set: its variants and
-// ABIs. Each ISA implements it in its own folder (encoder/mips/Plugin.cpp)
-// and is found through the registry (encoder/IsaRegistry.h) by the name a
-// spec gives in [target] isa.
+// What the ISA-neutral core asks of an instruction set's encoder: its
+// variants and ABIs, and how it prints instructions. Each ISA implements
+// it in its own folder (encoder/mips/Plugin.cpp) and is found through the
+// registry (encoder/IsaRegistry.h) by the name a spec gives in [target]
+// isa. The model half is model/IsaModel.h.
 #include <optional>
 #include <span>
 #include <string>
@@ -24,6 +25,10 @@ class IsaPlugin {
   virtual unsigned registerBits(uint8_t variant) const = 0;
   // Why the combination cannot be used ("ABI n32 needs a 64-bit ISA"), or nothing.
   virtual std::optional<std::string> problem(const Target&) const = 0;
+  // One instruction as objdump prints it (aliases on, tab between mnemonic
+  // and operands): `value` holds its `bytes` bytes as the plug-in reads
+  // them (MIPS: the 32-bit word); `address` is where it lies.
+  virtual std::string disassemble(uint64_t value, unsigned bytes, uint64_t address, const Target&) const = 0;
 
  protected:
   IsaPlugin() = default;

@@ -1,13 +1,32 @@
 #pragma once
-// Runs instructions one at a time with MIPS control-flow rules: delay slots,
-// branch-likely annulment, R6 forbidden slots, and interrupts at any
-// instruction boundary (EPC = the branch when interrupted in its delay slot,
-// so the branch is fetched and executed again after ERET).
+// One CPU running instructions one at a time: its state, where it fetches
+// next, and a control transfer in flight. The rules (delay slots, branch
+// annulment, where an interrupt resumes) are the plug-in's (model/IsaModel.h);
+// the core only forks where undecided() asks it to.
 #include <optional>
+#include <vector>
 
-#include "model/mips/Semantics.h"
+#include "model/Fault.h"
+#include "model/Instruction.h"
+#include "model/MachineState.h"
 
-namespace patchcheck::mips {
+namespace patchcheck {
+
+class IsaModel;
+
+// A control transfer an instruction started.
+struct Control {
+  enum class Kind {
+    None,
+    Delayed,  // takes effect after the next instruction (its delay slot)
+    Compact,  // takes effect at once (MIPS R6 compact branches)
+  };
+  Kind kind = Kind::None;
+  z3::expr taken;         // boolean; true for jumps
+  z3::expr target;        // 64-bit address
+  bool likely = false;    // the delay slot is annulled when not taken
+  bool forbiddenSlot = false;  // not taken, the next instruction is a forbidden slot (MIPS R6)
+};
 
 class Cpu {
  public:
@@ -16,37 +35,27 @@ class Cpu {
   MachineState state;
   z3::expr pc;  // address of the next fetch (64-bit)
 
-  // The branch whose delay slot (or forbidden slot) the next fetch is.
+  // The transfer whose delay slot (or forbidden slot) the next fetch is.
   struct Slot {
     z3::expr branchPc;
     Control control;
   };
   std::optional<Slot> slot;
 
-  // True when the next fetch is the delay slot of a branch-likely whose
-  // condition is still open: the caller must decide it with settleLikely
-  // (adding `slot->control.taken` or its negation to its path condition).
-  bool likelyUnsettled() const;
-  void settleLikely(bool taken);
-
-  // Any branch in flight whose condition is symbolic (a delayed branch
-  // before its delay slot ends, or an R6 compact branch whose forbidden
-  // slot is next): the caller forks by calling settleBranch(true/false)
-  // after adding `slot->control.taken` (or its negation) to its path.
-  // Settling a compact branch moves pc to the target or the forbidden slot;
-  // settling a not-taken branch-likely skips its delay slot.
-  bool branchUnsettled() const;
+  // The condition to fork on before the next fetch (IsaModel::undecided).
+  std::optional<z3::expr> undecided() const;
+  bool branchUnsettled() const { return undecided().has_value(); }
   void settleBranch(bool taken);
-
-  // Executes the word fetched at pc and advances pc. Faults include the
-  // slot rules (a control transfer in a delay slot or forbidden slot).
-  std::vector<Fault> step(const Fetched&);
-
-  // An interrupt (or preemption) at this boundary: the handler preserves
-  // all state; execution resumes at EPC. ERET clears LLbit.
+  // Executes the instruction fetched at pc and advances pc.
+  std::vector<Fault> step(const Instruction&);
+  // An interrupt (or preemption) at this boundary.
   void interrupt();
+  bool inDelaySlot() const;
 
-  bool inDelaySlot() const { return slot && slot->control.kind == Control::Kind::Delayed; }
+  const IsaModel& isa() const { return *isa_; }
+
+ private:
+  const IsaModel* isa_;
 };
 
-}  // namespace patchcheck::mips
+}  // namespace patchcheck

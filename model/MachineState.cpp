@@ -2,57 +2,62 @@
 
 #include <stdexcept>
 
-#include "encoder/mips/Registers.h"
+#include "model/Fault.h"
+#include "model/IsaModel.h"
 
-namespace patchcheck::mips {
-namespace {
-
-std::array<z3::expr, 32> zeroRegisters(z3::context& c, unsigned bits) {
-  return {c.bv_val(0, bits), c.bv_val(0, bits), c.bv_val(0, bits), c.bv_val(0, bits),
-          c.bv_val(0, bits), c.bv_val(0, bits), c.bv_val(0, bits), c.bv_val(0, bits),
-          c.bv_val(0, bits), c.bv_val(0, bits), c.bv_val(0, bits), c.bv_val(0, bits),
-          c.bv_val(0, bits), c.bv_val(0, bits), c.bv_val(0, bits), c.bv_val(0, bits),
-          c.bv_val(0, bits), c.bv_val(0, bits), c.bv_val(0, bits), c.bv_val(0, bits),
-          c.bv_val(0, bits), c.bv_val(0, bits), c.bv_val(0, bits), c.bv_val(0, bits),
-          c.bv_val(0, bits), c.bv_val(0, bits), c.bv_val(0, bits), c.bv_val(0, bits),
-          c.bv_val(0, bits), c.bv_val(0, bits), c.bv_val(0, bits), c.bv_val(0, bits)};
-}
-
-}  // namespace
+namespace patchcheck {
 
 MachineState::MachineState(z3::context& c, const Target& t)
     : ctx(c),
       target(t),
-      gpr(zeroRegisters(c, t.gprBits())),
-      hi(c.bv_val(0, t.gprBits())),
-      lo(c.bv_val(0, t.gprBits())),
       memory(z3::const_array(c.bv_sort(64), c.bv_val(0, 8))),
-      llbit(c.bool_val(false)) {}
+      bits_(t.registerBits()),
+      zeroRegister_(-1) {
+  const std::vector<RegisterInfo>& file = modelOf(t).registers(t);
+  regs.reserve(file.size());
+  for (size_t r = 0; r < file.size(); ++r) {
+    regs.push_back(file[r].bits == 0 ? c.bool_val(false) : c.bv_val(0, file[r].bits));
+    if (file[r].zero) zeroRegister_ = int(r);
+  }
+}
 
 std::string_view name(EffectKind k) {
   switch (k) {
     case EffectKind::Barrier: return "barrier";
-    case EffectKind::Cp0Read: return "cp0-read";
-    case EffectKind::Cp0Write: return "cp0-write";
+    case EffectKind::SystemRead: return "cp0-read";
+    case EffectKind::SystemWrite: return "cp0-write";
     case EffectKind::InterruptEnable: return "interrupt-enable";
     case EffectKind::CacheOp: return "cache";
     case EffectKind::Tlb: return "tlb";
-    case EffectKind::Eret: return "eret";
+    case EffectKind::ExceptionReturn: return "eret";
     case EffectKind::Wait: return "wait";
     case EffectKind::Other: return "other";
   }
   return "other";
 }
 
+std::string_view name(FaultKind k) {
+  switch (k) {
+    case FaultKind::ReservedInstruction: return "reserved instruction";
+    case FaultKind::Unpredictable: return "UNPREDICTABLE";
+    case FaultKind::AddressError: return "address error";
+    case FaultKind::IntegerOverflow: return "integer overflow";
+    case FaultKind::Trap: return "trap";
+    case FaultKind::Break: return "break";
+    case FaultKind::Syscall: return "syscall";
+    case FaultKind::DebugBreak: return "debug breakpoint";
+    case FaultKind::Eret: return "eret";
+    case FaultKind::Wait: return "wait";
+  }
+  return "?";
+}
+
 MachineState& MachineState::operator=(const MachineState& o) {
   if (&ctx != &o.ctx) throw std::logic_error("MachineState: assignment across Z3 contexts");
   target = o.target;
-  gpr = o.gpr;
-  hi = o.hi;
-  lo = o.lo;
+  regs = o.regs;
   memory = o.memory;
   effects = o.effects;
-  llbit = o.llbit;
   freshCount = o.freshCount;
   concrete = o.concrete;
   stored = o.stored;
@@ -60,46 +65,45 @@ MachineState& MachineState::operator=(const MachineState& o) {
   boundarySp = o.boundarySp;
   havocCount = o.havocCount;
   valuesFrom = o.valuesFrom;
+  bits_ = o.bits_;
+  zeroRegister_ = o.zeroRegister_;
   return *this;
 }
 
 MachineState MachineState::symbolic(z3::context& c, const Target& t, const std::string& prefix) {
   MachineState s(c, t);
-  unsigned w = t.gprBits();
-  for (unsigned r = 1; r < 32; ++r)
-    s.gpr[r] = c.bv_const((prefix + std::string(gprName(r, t.abi))).c_str(), w);
-  if (!t.isR6()) {
-    s.hi = c.bv_const((prefix + "hi").c_str(), w);
-    s.lo = c.bv_const((prefix + "lo").c_str(), w);
+  const std::vector<RegisterInfo>& file = modelOf(t).registers(t);
+  for (size_t r = 0; r < file.size(); ++r) {
+    if (!file[r].unknownAtEntry) continue;
+    std::string n = prefix + file[r].name;
+    s.regs[r] = file[r].bits == 0 ? c.bool_const(n.c_str()) : c.bv_const(n.c_str(), file[r].bits);
   }
   s.memory = c.constant((prefix + "mem").c_str(), c.array_sort(c.bv_sort(64), c.bv_sort(8)));
-  s.llbit = c.bool_const((prefix + "llbit").c_str());
   return s;
 }
 
 void MachineState::setReg(unsigned r, const z3::expr& v) {
-  r &= 31;
-  if (r == 0) return;
-  gpr[r] = v;
+  if (int(r) == zeroRegister_) return;
+  regs[r] = v;
 }
 
 z3::expr MachineState::address(const z3::expr& v) const {
-  return target.is64() ? v : z3::sext(v, 32);
+  return bits_ == 64 ? v : z3::sext(v, 32);
 }
 
 z3::expr MachineState::fromAddress(const z3::expr& a) const {
-  return target.is64() ? a : a.extract(31, 0);
+  return bits_ == 64 ? a : a.extract(31, 0);
 }
 
 z3::expr MachineState::normalize(const z3::expr& a) const {
-  return target.is64() ? a : z3::sext(a.extract(31, 0), 32);
+  return bits_ == 64 ? a : z3::sext(a.extract(31, 0), 32);
 }
 
 z3::expr MachineState::advance(const z3::expr& addr64, uint64_t bytes) const {
   uint64_t v = 0;
   if (addr64.is_numeral() && addr64.is_numeral_u64(v)) {  // the common, concrete case
     v += bytes;
-    if (!target.is64()) v = uint64_t(int64_t(int32_t(uint32_t(v))));
+    if (bits_ != 64) v = uint64_t(int64_t(int32_t(uint32_t(v))));
     return ctx.bv_val(v, 64);
   }
   return normalize(addr64 + ctx.bv_val(bytes, 64)).simplify();
@@ -164,11 +168,8 @@ z3::expr MachineState::havoc(const std::string& what, unsigned bits) {
 
 MachineState MachineState::evaluatedIn(const z3::model& m) const {
   MachineState out = *this;
-  for (unsigned r = 1; r < 32; ++r) out.gpr[r] = m.eval(gpr[r], true);
-  out.hi = m.eval(hi, true);
-  out.lo = m.eval(lo, true);
+  for (z3::expr& r : out.regs) r = m.eval(r, true);
   out.memory = m.eval(memory, true);
-  out.llbit = m.eval(llbit, true);
   for (auto* list : {&out.stored, &out.storedSinceBoundary})
     for (z3::expr& a : *list) a = m.eval(a, true);
   if (out.boundarySp) out.boundarySp = m.eval(*out.boundarySp, true);
@@ -177,4 +178,4 @@ MachineState MachineState::evaluatedIn(const z3::model& m) const {
   return out;
 }
 
-}  // namespace patchcheck::mips
+}  // namespace patchcheck

@@ -1,27 +1,19 @@
 #pragma once
-// One CPU's architectural state as Z3 terms. GPRs are as wide as the ISA's
-// registers; addresses (pc, memory indexes) are always 64-bit, and a 32-bit
-// ISA's addresses are sign-extended 32-bit values.
+// One CPU's architectural state as Z3 terms: the plug-in's register file
+// (model/IsaModel.h numbers it), memory and what happened besides.
+// General registers are as wide as the ISA's; addresses (pc, memory
+// indexes) are always 64-bit, and a target with 32-bit registers holds them
+// sign-extended.
 #include <z3++.h>
 
-#include <array>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "encoder/mips/Target.h"
-#include "model/EffectKind.h"
+#include "encoder/Target.h"
+#include "model/Effect.h"
 
-namespace patchcheck::mips {
-
-// Something an instruction did that is not a register or memory write:
-// the checker decides whether it is harmless (cache, sync, cp0 access...).
-struct SideEffect {
-  std::string what;        // "cache 0x15", "mtc0 $12,0", "sync 0", "eret", ...
-  z3::expr address;        // the address it touched, or the pc
-  std::optional<z3::expr> value = std::nullopt;  // the value written (mtc0, dmtc0), if any
-  EffectKind kind = EffectKind::Other;
-};
+namespace patchcheck {
 
 struct MachineState {
   MachineState(z3::context& c, const Target& t);  // every register and memory zero
@@ -31,25 +23,24 @@ struct MachineState {
   MachineState& operator=(const MachineState&);
   MachineState& operator=(MachineState&& o) { return *this = static_cast<const MachineState&>(o); }
 
-  // Every GPR (but $0), HI, LO and memory a fresh constant named
-  // prefix + register name ("in.a0"), so a proof covers every entry state.
+  // Every register the plug-in leaves unknown at entry and memory a fresh
+  // constant named prefix + register name ("in.a0"), so a proof covers
+  // every entry state.
   static MachineState symbolic(z3::context&, const Target&, const std::string& prefix);
   // This state's values in a model, in concrete mode (to replay a counterexample).
   MachineState evaluatedIn(const z3::model&) const;
 
   z3::context& ctx;
   Target target;
-  std::array<z3::expr, 32> gpr;  // gpr[0] stays zero
-  z3::expr hi, lo;               // pre-R6 multiply/divide results
+  std::vector<z3::expr> regs;    // the plug-in's register file, by its numbers
   z3::expr memory;               // array: 64-bit address -> 8-bit byte
   std::vector<SideEffect> effects;
-  z3::expr llbit;                // LLbit: set by ll/lld, cleared by an interrupt (ERET)
   unsigned freshCount = 0;       // numbers the fresh values this state has made
   // Concrete mode: choices the architecture leaves open (sc success) take
   // their deterministic hardware value instead of a fresh constant.
   bool concrete = false;
-  // What exception entries may overwrite (model/mips/ExceptionEntry.h): every
-  // byte address stored to, those stored since the last exception
+  // What exception entries may overwrite (the plug-in's exceptionBoundary):
+  // every byte address stored to, those stored since the last exception
   // boundary, and the sp (as an address) at that boundary.
   std::vector<z3::expr> stored, storedSinceBoundary;
   std::optional<z3::expr> boundarySp;
@@ -58,16 +49,16 @@ struct MachineState {
   // from this model, so a replay takes the counterexample's values.
   const z3::model* valuesFrom = nullptr;
 
-  unsigned width() const { return target.gprBits(); }
-  z3::expr reg(unsigned r) const { return gpr[r & 31]; }
-  void setReg(unsigned r, const z3::expr& v);  // writes to $0 are dropped
+  unsigned width() const { return bits_; }
+  const z3::expr& reg(unsigned r) const { return regs[r]; }
+  void setReg(unsigned r, const z3::expr& v);  // writes to a hard-wired zero register are dropped
 
-  // A GPR value as a 64-bit address (sign-extends on 32-bit ISAs).
-  z3::expr address(const z3::expr& gprValue) const;
-  // A 64-bit address as a GPR value (truncates on 32-bit ISAs).
+  // A register value as a 64-bit address (sign-extends 32-bit registers).
+  z3::expr address(const z3::expr& registerValue) const;
+  // A 64-bit address as a register value (truncates to 32-bit registers).
   z3::expr fromAddress(const z3::expr& addr64) const;
   // A 64-bit address computed with 64-bit arithmetic, reduced to what the
-  // ISA can form (32-bit ISAs: modulo 2^32, sign-extended).
+  // target can form (32-bit registers: modulo 2^32, sign-extended).
   z3::expr normalize(const z3::expr& addr64) const;
   // addr64 + bytes, normalized and simplified (the next pc, a link value).
   z3::expr advance(const z3::expr& addr64, uint64_t bytes) const;
@@ -79,9 +70,13 @@ struct MachineState {
   // that constant's value in the counterexample's model.
   z3::expr havoc(const std::string& what, unsigned bits);
 
-  z3::expr load(const z3::expr& addr64, unsigned bytes) const;  // endian-aware
+  z3::expr load(const z3::expr& addr64, unsigned bytes) const;  // in the target's byte order
   z3::expr loadByte(const z3::expr& addr64) const;
   void store(const z3::expr& addr64, const z3::expr& value, unsigned bytes);
+
+ private:
+  unsigned bits_;        // general register width
+  int zeroRegister_;     // the hard-wired zero register, or -1
 };
 
-}  // namespace patchcheck::mips
+}  // namespace patchcheck

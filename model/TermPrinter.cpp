@@ -2,7 +2,7 @@
 
 #include "encoder/Hex.h"
 
-namespace patchcheck::mips {
+namespace patchcheck {
 namespace {
 
 // A bit-vector numeral as hex; wider than 64 bits falls back to Z3's text.
@@ -157,4 +157,4 @@ class Printer {
 
 std::string printTerm(const z3::expr& e) { return Printer().print(e, false); }
 
-}  // namespace patchcheck::mips
+}  // namespace patchcheck

@@ -6,8 +6,8 @@
 
 #include <string>
 
-namespace patchcheck::mips {
+namespace patchcheck {
 
 std::string printTerm(const z3::expr&);
 
-}  // namespace patchcheck::mips
+}  // namespace patchcheck

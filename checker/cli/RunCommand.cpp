@@ -14,13 +14,12 @@
 #include "checker/cli/Commands.h"
 #include "checker/cli/TargetOptions.h"
 #include "encoder/mips/Assembler.h"
-#include "encoder/mips/Decoder.h"
 #include "encoder/Hex.h"
 #include "encoder/mips/Printer.h"
 #include "encoder/mips/Registers.h"
 #include "encoder/mips/SymbolicWord.h"
-#include "model/mips/AbiModel.h"
 #include "model/Cpu.h"
+#include "model/IsaModel.h"
 #include "model/TermPrinter.h"
 
 namespace patchcheck {
@@ -41,7 +40,7 @@ struct RunArgs {
 // The snippet as the CPU fetches it.
 struct Snippet {
   uint64_t base;
-  std::vector<Fetched> words;
+  std::vector<Instruction> words;
   std::vector<std::string> text;   // source statement per word
   std::vector<z3::expr> validity;  // encodings of symbolic immediates must be valid
 };
@@ -253,17 +252,18 @@ int runSnippet(const RunArgs& a) {
   Snippet snippet{start, {}, {}, {}};
   for (const AssembledWord& w : assembly.words) {
     if (w.isConcrete()) {
-      snippet.words.push_back(Fetched{decode(w.bits, opt.target.isa), w.bits, c.bv_val(w.bits, 32)});
+      snippet.words.push_back(Instruction{c.bv_val(w.bits, 32), w.bits, 4});
     } else {
       SymbolicWord sw = symbolicWord(w, opt.target, c, symbol);
-      snippet.words.push_back(Fetched{w.desc, w.bits & ~w.symbolicMask, sw.word});
+      snippet.words.push_back(Instruction{sw.word, sw.knownBits, 4});
       snippet.validity.insert(snippet.validity.end(), sw.conditions.begin(), sw.conditions.end());
     }
     snippet.text.push_back(w.where.file + ":" + std::to_string(w.where.line) + ": " + w.source);
   }
 
   MachineState entry = MachineState::symbolic(c, opt.target, "in.");
-  if (a.assumeAbi) snippet.validity.push_back(AbiModel::of(opt.target.abi).entryAssumptions(entry));
+  const IsaModel& isa = modelOf(t);
+  if (a.assumeAbi) snippet.validity.push_back(isa.entryAssumptions(entry));
   Explorer explorer(c, snippet, a.maxSteps);
   auto paths = explorer.run(entry);
 
@@ -294,14 +294,17 @@ int runSnippet(const RunArgs& a) {
     std::cout << "\n";
     z3::expr cond = path.condition.simplify();
     if (!cond.is_true()) std::cout << "  when " << printTerm(cond) << "\n";
-    for (unsigned r = 1; r < 32; ++r) {
+    const auto& file = isa.registers(t);
+    for (unsigned r = 0; r < file.size(); ++r) {
+      if (file[r].zero || !file[r].unknownAtEntry) continue;
       z3::expr v = s.reg(r).simplify();
-      if (z3::eq(v, entry.reg(r)) || !explorer.feasible(path.condition && v != entry.reg(r))) continue;
-      std::cout << "  " << gprName(r, opt.target.abi) << " = " << printTerm(readable(v)) << "\n";
-    }
-    if (!opt.target.isR6()) {
-      if (!z3::eq(s.hi.simplify(), entry.hi)) std::cout << "  hi = " << printTerm(s.hi.simplify()) << "\n";
-      if (!z3::eq(s.lo.simplify(), entry.lo)) std::cout << "  lo = " << printTerm(s.lo.simplify()) << "\n";
+      if (z3::eq(v, entry.reg(r))) continue;
+      if (file[r].general) {
+        if (!explorer.feasible(path.condition && v != entry.reg(r))) continue;
+        std::cout << "  " << file[r].name << " = " << printTerm(readable(v)) << "\n";
+      } else if (file[r].bits != 0) {
+        std::cout << "  " << file[r].name << " = " << printTerm(v) << "\n";
+      }
     }
     for (const MemoryWrite& w : memoryWrites(s, entry.memory))
       std::cout << "  mem" << 8 * w.bytes << "[" << printTerm(w.address) << "] = " << printTerm(w.value) << "\n";

@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "encoder/Hex.h"
-#include "encoder/mips/Registers.h"
+#include "model/IsaModel.h"
 
 namespace patchcheck {
 
@@ -33,7 +33,7 @@ std::string firstHolding(const z3::model& m, const std::vector<Violation>& vs) {
 Violation memoryAboveSp(const ExitContext& x) {
   z3::context& c = x.entry.ctx;
   z3::expr a = c.bv_const("probe.addr", 64);
-  z3::expr sp = x.entry.address(x.entry.reg(mips::reg::sp));
+  z3::expr sp = x.entry.address(x.entry.reg(x.abi.sp));
   z3::expr when = z3::uge(a, sp) && z3::select(x.now.memory, a) != z3::select(x.entry.memory, a);
   return Violation{when, [a, sp](const z3::model& m) {
                      return "memory at " + hex(valueIn(m, a)) + " (at or above the entry sp " +
@@ -41,10 +41,8 @@ Violation memoryAboveSp(const ExitContext& x) {
                    }};
 }
 
-std::optional<unsigned> resolve(const std::string& name, const mips::MachineState& s) {
-  auto r = mips::parseGpr(name, s.target.abi);
-  if (!r) return std::nullopt;
-  return *r;
+std::optional<unsigned> resolve(const std::string& name, const MachineState& s) {
+  return modelOf(s.target).parseRegister(name, s.target);
 }
 
 }  // namespace
@@ -68,7 +66,7 @@ std::vector<Violation> liveRegistersChanged(const ExitContext& x, const std::vec
     if (std::find(except.begin(), except.end(), r) != except.end()) continue;
     z3::expr before = x.entry.reg(r), after = x.now.reg(r);
     if (z3::eq(before, after)) continue;  // untouched: nothing to ask
-    std::string name(mips::gprName(r, x.entry.target.abi));
+    std::string name = modelOf(x.entry.target).registers(x.entry.target)[r].name;
     out.push_back(Violation{before != after, [name, before, after](const z3::model& m) {
                               return name + " clobbered: " + hex(valueIn(m, before)) + " at entry, " +
                                      hex(valueIn(m, after)) + " here";
@@ -100,8 +98,8 @@ std::vector<Violation> callViolations(const ExitContext& x, const OutcomeSpec& o
     if (contract->savedRa) {
       if (auto r = resolve(*contract->savedRa, x.now)) {
         except.push_back(*r);
-        except.push_back(mips::reg::ra);
-        z3::expr got = x.now.reg(*r), want = x.entry.reg(mips::reg::ra);
+        except.push_back(x.abi.link);
+        z3::expr got = x.now.reg(*r), want = x.entry.reg(x.abi.link);
         std::string name = *contract->savedRa;
         out.push_back(Violation{got != want, [got, want, name](const z3::model& m) {
                                   return name + " should hold the caller's ra " + hex(valueIn(m, want)) +
@@ -112,9 +110,9 @@ std::vector<Violation> callViolations(const ExitContext& x, const OutcomeSpec& o
     for (const std::string& cl : contract->clobbers)
       if (auto r = resolve(cl, x.now)) except.push_back(*r);
     if (contract->stackAdjust != 0) {
-      except.push_back(mips::reg::sp);
-      z3::expr got = x.now.reg(mips::reg::sp);
-      z3::expr want = x.entry.reg(mips::reg::sp) +
+      except.push_back(x.abi.sp);
+      z3::expr got = x.now.reg(x.abi.sp);
+      z3::expr want = x.entry.reg(x.abi.sp) +
                       c.bv_val(uint64_t(contract->stackAdjust), x.entry.width());
       int64_t adj = contract->stackAdjust;
       out.push_back(Violation{got != want, [got, want, adj](const z3::model& m) {
@@ -125,23 +123,22 @@ std::vector<Violation> callViolations(const ExitContext& x, const OutcomeSpec& o
     }
   }
   if (!contract) {
-    // No trampoline file, so no contract: the MIPS call conventions a
-    // trampoline can serve are accepted. ra is either untouched (`jalr t1,
-    // at`), or holds the resume address while a dead register keeps the
-    // caller's ra (gcc -pg's `move at, ra; jal _mcount`).
-    except.push_back(mips::reg::ra);
-    z3::expr ra = x.now.reg(mips::reg::ra), callerRa = x.entry.reg(mips::reg::ra);
+    // No trampoline file, so no contract: the call conventions a
+    // trampoline can serve are accepted. The link register is either
+    // untouched (MIPS `jalr t1, at`), or holds the resume address while a
+    // dead register keeps the caller's (gcc -pg's `move at, ra; jal _mcount`).
+    except.push_back(x.abi.link);
+    z3::expr ra = x.now.reg(x.abi.link), callerRa = x.entry.reg(x.abi.link);
     z3::expr_vector kept(c);
-    for (unsigned r = 1; r < 32; ++r)
-      if (r != mips::reg::ra &&
-          std::find(x.abi.liveAtEntry.begin(), x.abi.liveAtEntry.end(), r) == x.abi.liveAtEntry.end())
-        kept.push_back(x.now.reg(r) == callerRa);
+    for (unsigned r : x.abi.dead)
+      if (r != x.abi.link) kept.push_back(x.now.reg(r) == callerRa);
     z3::expr linked = x.now.address(ra) == x.resumeAddress && z3::mk_or(kept);
-    out.push_back(Violation{ra != callerRa && !linked, [ra, callerRa](const z3::model& m) {
-                              return "ra clobbered: " + hex(valueIn(m, callerRa)) + " at entry, " +
+    std::string link = modelOf(x.entry.target).registers(x.entry.target)[x.abi.link].name;
+    out.push_back(Violation{ra != callerRa && !linked, [ra, callerRa, link](const z3::model& m) {
+                              return link + " clobbered: " + hex(valueIn(m, callerRa)) + " at entry, " +
                                      hex(valueIn(m, ra)) +
-                                     " here, which is neither the resume address with the caller's ra kept in "
-                                     "a dead register nor the caller's ra";
+                                     " here, which is neither the resume address with the caller's " + link + " kept in "
+                                     "a dead register nor the caller's " + link;
                             }});
   }
   auto live = liveStateChanged(x, except);
@@ -151,7 +148,7 @@ std::vector<Violation> callViolations(const ExitContext& x, const OutcomeSpec& o
   return out;
 }
 
-std::vector<Violation> conditionViolations(const mips::MachineState& at, const OutcomeSpec& o) {
+std::vector<Violation> conditionViolations(const MachineState& at, const OutcomeSpec& o) {
   std::vector<Violation> out;
   z3::context& c = at.ctx;
   for (const ConditionSpec& cond : o.with) {

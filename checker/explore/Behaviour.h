@@ -24,9 +24,9 @@ struct Violation {
 };
 
 struct ExitContext {
-  const mips::MachineState& entry;
-  const mips::MachineState& now;
-  const mips::AbiModel& abi;
+  const MachineState& entry;
+  const MachineState& now;
+  const AbiModel& abi;
   z3::expr resumeAddress;  // F's body start
   std::function<std::string(uint64_t)> nameAddress;  // "F+0xc", "ftrace_caller"
 };
@@ -43,7 +43,7 @@ std::vector<Violation> untracedViolations(const ExitContext&);
 std::vector<Violation> callViolations(const ExitContext&, const OutcomeSpec&,
                                       const TrampolineContract* contract);
 // The `with` conditions of `call T with ...`, on the state at T's entry.
-std::vector<Violation> conditionViolations(const mips::MachineState& atEntry, const OutcomeSpec&);
+std::vector<Violation> conditionViolations(const MachineState& atEntry, const OutcomeSpec&);
 // The pass reached G's entry for `enter G`.
 std::vector<Violation> enterViolations(const ExitContext&, const OutcomeSpec&);
 

@@ -23,7 +23,7 @@ std::vector<Target> targetsOf(const Spec& s, bool matrix) {
   if (!matrix || s.matrix.empty()) return {s.target};
   std::vector<Target> out;
   for (const Target& t : s.matrix)
-    for (mips::Endian e : {mips::Endian::Big, mips::Endian::Little}) {
+    for (Endian e : {Endian::Big, Endian::Little}) {
       Target x = t;
       x.endian = e;
       out.push_back(x);

@@ -1,12 +1,12 @@
 #include "checker/explore/FrameAddresses.h"
 
-#include "encoder/mips/Registers.h"
+#include "model/IsaModel.h"
 
 namespace patchcheck {
 
-FrameAddresses::FrameAddresses(const mips::MachineState& caller)
-    : sp32_(caller.reg(mips::reg::sp)), base_(caller.address(caller.reg(mips::reg::sp))),
-      wide_(caller.target.is64()) {}
+FrameAddresses::FrameAddresses(const MachineState& caller)
+    : sp32_(caller.reg(modelOf(caller.target).abi(caller.target).sp)), base_(caller.address(sp32_)),
+      wide_(caller.width() == 64) {}
 
 z3::expr FrameAddresses::index(const z3::expr& a) const {
   if (wide_ || !a.is_bv() || a.get_sort().bv_size() != 64) return a;
@@ -36,12 +36,13 @@ z3::expr FrameAddresses::rewrite(const z3::expr& e) {
   return out;
 }
 
-void FrameAddresses::canonicalize(mips::MachineState& s) {
+void FrameAddresses::canonicalize(MachineState& s) {
   if (wide_) return;
   s.memory = rewrite(s.memory);
-  for (unsigned r = 1; r < 32; ++r) {
-    z3::expr x = rewrite(s.gpr[r]);
-    if (!z3::eq(x, s.gpr[r])) s.gpr[r] = x.simplify();
+  for (z3::expr& r : s.regs) {
+    if (r.is_numeral() || r.is_const()) continue;
+    z3::expr x = rewrite(r);
+    if (!z3::eq(x, r)) r = x.simplify();
   }
 }
 

@@ -17,14 +17,14 @@ namespace patchcheck {
 
 class FrameAddresses {
  public:
-  explicit FrameAddresses(const mips::MachineState& caller);
+  explicit FrameAddresses(const MachineState& caller);
 
   // An address in canonical form when it is sp + k, |k| <= 64 KB.
   z3::expr index(const z3::expr& address64) const;
   // The term with every select and store index in canonical form.
   z3::expr rewrite(const z3::expr&);
   // Registers and memory of a 32-bit state; 64-bit states are left alone.
-  void canonicalize(mips::MachineState&);
+  void canonicalize(MachineState&);
 
  private:
   z3::expr sp32_, base_;

@@ -5,10 +5,9 @@
 
 #include "checker/explore/SideEffects.h"
 #include "encoder/Hex.h"
-#include "encoder/mips/Printer.h"
-#include "encoder/mips/Registers.h"
+#include "checker/explore/Trace.h"
 #include "model/Cpu.h"
-#include "model/mips/ExceptionEntry.h"
+#include "model/IsaModel.h"
 
 namespace patchcheck {
 namespace {
@@ -48,7 +47,7 @@ struct Location {
 // behaviour's `with` conditions are checked).
 struct Called {
   std::string entry, callee;
-  mips::MachineState atEntry;
+  MachineState atEntry;
 };
 
 // What the replay must find concretely for a hazard to be confirmed.
@@ -57,11 +56,11 @@ struct Hazard {
   enum class Kind { Fault, Exit, Elsewhere, Overwritten, Runaway, Trampoline, Effect } kind;
   std::optional<Location> exit;  // Exit: where the pass left
   size_t events = 0;             // how many events had happened
-  mips::FaultKind fault = mips::FaultKind::Unpredictable;
+  FaultKind fault = FaultKind::Unpredictable;
 };
 
 struct Node {
-  mips::Cpu cpu;
+  Cpu cpu;
   std::vector<Observer> observers;
   std::vector<z3::expr> path;
   std::vector<Event> events;
@@ -76,14 +75,14 @@ class Explorer {
  public:
   Explorer(const PassSetup& s, Prover& p)
       : s_(s), prover_(p), c_(s.site->ctx()), t_(s.site->target()),
-        abi_(mips::AbiModel::of(mips::Target(t_).abi)),
-        entry_(mips::MachineState::symbolic(c_, t_, "in.")) {}
+        isa_(modelOf(t_)), abi_(isa_.abi(t_)),
+        entry_(MachineState::symbolic(c_, t_, "in.")) {}
 
   PassOutcome run() {
     auto start = std::chrono::steady_clock::now();
     prover_.push();
     for (const z3::expr& e : s_.site->constraints()) prover_.assume(e);
-    prover_.assume(abi_.entryAssumptions(entry_));
+    prover_.assume(isa_.entryAssumptions(entry_));
     for (const z3::expr& e : s_.assumptions) prover_.assume(e);
     if (const auto& why = s_.site->placementUndecided()) {
       unknown_ = true;
@@ -95,7 +94,7 @@ class Explorer {
     for (const Observer& o : s_.fetch->starts()) {
       if (std::find(seen.begin(), seen.end(), o) != seen.end()) continue;
       seen.push_back(o);
-      later(Node{mips::Cpu(entry_, f), {o}, {}, {}, {}, 0, 0, false, std::nullopt, std::nullopt});
+      later(Node{Cpu(entry_, f), {o}, {}, {}, {}, 0, 0, false, std::nullopt, std::nullopt});
     }
     unsigned processed = 0;
     while (!out_.counterexample && !out_.witnessed) {
@@ -123,8 +122,9 @@ class Explorer {
   Prover& prover_;
   z3::context& c_;
   Target t_;
-  mips::AbiModel abi_;
-  mips::MachineState entry_;
+  const IsaModel& isa_;
+  const AbiModel& abi_;
+  MachineState entry_;
   // Executions waiting to be explored, by how many interrupts they took:
   // the fewest first, so a counterexample has no interrupt it does not need.
   std::vector<std::vector<Node>> pending_;
@@ -486,7 +486,7 @@ class Explorer {
     };
     Called called{loc.symbol, loc.callee, n.cpu.state};
     // The path has pc == the entry; the runner finds its words by offset.
-    mips::Cpu atEntry = n.cpu;
+    Cpu atEntry = n.cpu;
     atEntry.pc = code.entry();
     std::vector<TrampolineOutcome> outcomes = runTrampoline(code, atEntry, view, feasible);
     n.events.push_back(Event{Event::Kind::Call, 0, loc.symbol, n.cpu.pc, std::nullopt, nullptr, false, 0, std::nullopt});
@@ -566,10 +566,10 @@ class Explorer {
                "') runs after the transition overwrote it with '" + now + "'";
       });
     }
-    if (c.cpu.likelyUnsettled()) settle(c);
-    mips::exceptionBoundary(c.cpu.state);  // an exception may come before any instruction
+    if (c.cpu.branchUnsettled()) settle(c);
+    isa_.exceptionBoundary(c.cpu.state);  // an exception may come before any instruction
     size_t effectsBefore = c.cpu.state.effects.size();
-    std::vector<mips::Fault> faults = c.cpu.step(img->fetched(t_));
+    std::vector<Fault> faults = c.cpu.step(img->fetched());
     ++c.steps;
     for (size_t k = effectsBefore; k < c.cpu.state.effects.size(); ++k)
       if (auto why = forbiddenEffect(c.cpu.state.effects[k], s_.site->spec().allowedEffects)) {
@@ -577,12 +577,12 @@ class Explorer {
         finish(c);
         return false;
       }
-    for (const mips::Fault& f : faults) {
-      if (f.kind == mips::FaultKind::Wait) continue;  // sleeps until an interrupt: harmless
-      if (f.kind == mips::FaultKind::Unpredictable && s_.unpredictableAsHardware) continue;
+    for (const Fault& f : faults) {
+      if (f.kind == FaultKind::Wait) continue;  // sleeps until an interrupt: harmless
+      if (f.kind == FaultKind::Unpredictable && s_.unpredictableAsHardware) continue;
       z3::expr when = f.when.simplify();
       if (when.is_false()) continue;
-      std::string text = std::string(mips::name(f.kind)) + ": " + f.detail;
+      std::string text = std::string(name(f.kind)) + ": " + f.detail;
       Hazard::Kind kind = Hazard::Kind::Fault;
       addHazard(c, when, kind, [text](const z3::model&) { return text; });
       c.hazards.back().fault = f.kind;
@@ -628,9 +628,7 @@ class Explorer {
         break;
       }
     cx.rule = broken ? broken->violation.explain(m) : "?";
-    if (broken && mips::dependsOnException(broken->violation.when))
-      cx.details.push_back("an exception at an instruction boundary may overwrite k0, k1 and the frame below sp "
-                           "(the kernel's exception entry): this counterexample relies on it");
+    if (broken && isa_.dependsOnException(broken->violation.when)) cx.details.push_back(isa_.exceptionNote());
     std::map<unsigned, std::string> seen;
     // Events after the broken rule happened under other assumptions.
     size_t shown = broken ? broken->events : n.events.size();
@@ -638,16 +636,12 @@ class Explorer {
       const Event& e = n.events[k];
       if (e.kind == Event::Kind::Fetch) {
         cx.schedule.push_back(FetchEvent{e.word, e.versionName, e.landed});
-        TraceStep step;
-        step.address = u64(m.eval(*e.pc, true));
-        step.word = uint32_t(u64(m.eval(*e.wordTerm, true)));
-        step.text = mips::disassemble(step.word, step.address, t_);
-        std::replace(step.text.begin(), step.text.end(), '\t', ' ');
         bool body = e.word >= siteWords();
-        step.origin = (body ? "body " + std::to_string(e.word - siteWords()) : "word " + std::to_string(e.word)) +
-                      " (" + e.versionName + ")";
         seen[e.word] = e.versionName;
-        cx.trace.push_back(step);
+        cx.trace.push_back(traceStep(
+            t_, m, *e.pc, *e.wordTerm,
+            (body ? "body " + std::to_string(e.word - siteWords()) : "word " + std::to_string(e.word)) + " (" +
+                e.versionName + ")"));
       } else if (e.kind == Event::Kind::Interrupt) {
         std::string where = cx.trace.empty() ? "at entry" : "after " + cx.trace.back().text;
         cx.interrupts.push_back("interrupt " + where + ": resumes at " + nameAddress(u64(m.eval(*e.pc, true)), m));
@@ -655,26 +649,14 @@ class Explorer {
       } else if (e.kind == Event::Kind::Call) {
         cx.details.push_back("the pass runs " + e.versionName + "'s code inline (--inline-trampolines)");
       } else if (e.kind == Event::Kind::Step && e.step->kind != TrampolineEvent::Kind::Settle) {
-        TraceStep step;
-        step.address = u64(m.eval(*e.pc, true));
-        if (e.step->kind == TrampolineEvent::Kind::Callback) {
-          step.text = "call " + e.step->origin + " (ABI model)";
-          step.origin = "callback";
-        } else {
-          step.word = uint32_t(u64(m.eval(*e.wordTerm, true)));
-          step.text = mips::disassemble(step.word, step.address, t_);
-          std::replace(step.text.begin(), step.text.end(), '\t', ' ');
-          step.origin = e.step->origin;
-        }
-        cx.trace.push_back(step);
+        cx.trace.push_back(traceStep(t_, m, *e.step));
       } else if ((e.kind == Event::Kind::Settle || e.kind == Event::Kind::Step) && !cx.trace.empty()) {
         cx.trace.back().note += std::string(e.taken ? "branch taken" : "branch not taken");
       }
     }
     for (const auto& [w, v] : seen) cx.intermediateState += (cx.intermediateState.empty() ? "" : ", ") +
                                                            ("word " + std::to_string(w) + " " + v);
-    for (unsigned r = 1; r < 32; ++r)
-      cx.entryRegisters.push_back({std::string(mips::gprName(r, mips::Target(t_).abi)), u64(m.eval(entry_.reg(r), true))});
+    cx.entryRegisters = entryRegisters(entry_, m);
     for (const auto& [name, term] : s_.site->symbols()) cx.symbols[name] = u64(m.eval(term, true));
     replay(n, m, broken, cx);
     return cx;
@@ -722,8 +704,8 @@ class Explorer {
       cx.replayNote = "replay: the fetch model does not allow this schedule at this placement";
       return;
     }
-    mips::MachineState concreteEntry = entry_.evaluatedIn(m);
-    mips::Cpu cpu(concreteEntry, m.eval(s_.site->symbol(s_.site->spec().function), true));
+    MachineState concreteEntry = entry_.evaluatedIn(m);
+    Cpu cpu(concreteEntry, m.eval(s_.site->symbol(s_.site->spec().function), true));
     std::optional<Called> called;
     size_t upto = broken ? broken->events : n.events.size();
     for (size_t k = 0; k < upto; ++k) {
@@ -773,9 +755,9 @@ class Explorer {
           return;
         }
         z3::expr word = m.eval(*e.wordTerm, true);
-        mips::Fetched f{e.image->fetched(t_).desc, uint32_t(u64(word)), word};
-        if (cpu.likelyUnsettled()) cpu.settleBranch(cpu.slot->control.taken.simplify().is_true());
-        mips::exceptionBoundary(cpu.state);
+        Instruction f{word, u64(word), e.image->fetched().bytes};
+        if (auto open = cpu.undecided()) cpu.settleBranch(open->is_true());
+        isa_.exceptionBoundary(cpu.state);
         auto faults = cpu.step(f);
         if (broken && broken->kind == Hazard::Kind::Fault && k + 1 == upto)
           for (const auto& fl : faults)

@@ -14,6 +14,6 @@
 namespace patchcheck {
 
 // Why the effect breaks the rules, or nothing when it is allowed.
-std::optional<std::string> forbiddenEffect(const mips::SideEffect&, const std::set<mips::EffectKind>& allowed);
+std::optional<std::string> forbiddenEffect(const SideEffect&, const std::set<EffectKind>& allowed);
 
 }  // namespace patchcheck

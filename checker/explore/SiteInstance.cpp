@@ -7,17 +7,12 @@
 #include "checker/spec/Regions.h"
 #include "checker/spec/SpecTarget.h"
 #include "encoder/mips/Assembler.h"
-#include "encoder/mips/Decoder.h"
 #include "encoder/Hex.h"
-#include "model/mips/AbiModel.h"
+#include "model/IsaModel.h"
 
 namespace patchcheck {
 
-mips::Fetched WordImage::fetched(const Target& t) const {
-  // Opcode and register fields are always concrete, so the row comes from
-  // the known bits; the immediate may stay symbolic in the word term.
-  return mips::Fetched{mips::decode(symbolic.knownBits, mips::Target(t).isa), symbolic.knownBits, symbolic.word};
-}
+Instruction WordImage::fetched() const { return Instruction{symbolic.word, symbolic.knownBits, 4}; }
 
 bool WordImage::sameAs(const WordImage& o) const {
   return symbolic.knownMask == o.symbolic.knownMask && symbolic.knownBits == o.symbolic.knownBits &&
@@ -182,8 +177,8 @@ Diagnostics SiteInstance::checkPlacement() {
   s.set(p);
   std::vector<std::pair<SourceLocation, std::string>> origins = origins_;
   std::vector<z3::expr> facts = constraints_;
-  mips::MachineState entry = mips::MachineState::symbolic(c, target_, "in.");
-  facts.push_back(mips::AbiModel::of(mips::Target(target_).abi).entryAssumptions(entry));
+  MachineState entry = MachineState::symbolic(c, target_, "in.");
+  facts.push_back(modelOf(target_).entryAssumptions(entry));
   origins.push_back({spec_->functionWhere, "the " + std::string(target_.abiName()) +
                                               " entry facts (sp aligned, away from the address-space ends)"});
   for (size_t i = 0; i < facts.size(); ++i) s.add(facts[i], ("placement#" + std::to_string(i)).c_str());

@@ -17,7 +17,7 @@
 #include "checker/spec/Spec.h"
 #include "encoder/mips/Assembly.h"
 #include "encoder/mips/SymbolicWord.h"
-#include "model/mips/Semantics.h"
+#include "model/Instruction.h"
 
 namespace patchcheck {
 
@@ -27,7 +27,7 @@ struct WordImage {
   mips::SymbolicWord symbolic;
   std::string source;  // spec text
 
-  mips::Fetched fetched(const Target&) const;
+  Instruction fetched() const;
   bool sameAs(const WordImage& o) const;
 };
 

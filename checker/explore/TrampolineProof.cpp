@@ -4,9 +4,8 @@
 #include <chrono>
 
 #include "encoder/Hex.h"
-#include "encoder/mips/Printer.h"
-#include "encoder/mips/Registers.h"
-#include "model/mips/ExceptionEntry.h"
+#include "checker/explore/Trace.h"
+#include "model/IsaModel.h"
 
 namespace patchcheck {
 namespace {
@@ -26,8 +25,8 @@ z3::expr any(z3::context& c, const std::vector<Violation>& v) {
 class Proof {
  public:
   Proof(TrampolineCode& code, const SiteInstance& site, unsigned timeoutMs)
-      : code_(code), site_(site), c_(site.ctx()), t_(site.target()), abi_(mips::AbiModel::of(mips::Target(t_).abi)),
-        prover_(c_, timeoutMs), caller_(mips::MachineState::symbolic(c_, t_, "caller.")), atEntry_(caller_),
+      : code_(code), site_(site), c_(site.ctx()), t_(site.target()), isa_(modelOf(t_)), abi_(isa_.abi(t_)),
+        prover_(c_, timeoutMs), caller_(MachineState::symbolic(c_, t_, "caller.")), atEntry_(caller_),
         resume_(site.bodyStart()), ip_(resume_ + c_.bv_val(uint64_t(code.ipOffset), 64)) {}
 
   void run() {
@@ -35,14 +34,14 @@ class Proof {
     TrampolineContract& k = code_.contract;
     for (const z3::expr& e : site_.constraints()) prover_.assume(e);
     for (const z3::expr& e : code_.constraints) prover_.assume(e);
-    prover_.assume(abi_.entryAssumptions(caller_));
+    prover_.assume(isa_.entryAssumptions(caller_));
     buildEntry();
     CallerView view{&caller_, resume_, ip_};
     Feasibility feasible = [this](const std::vector<z3::expr>& path, const z3::expr& cond) {
       return prover_.check(all(c_, path) && cond);
     };
     std::vector<TrampolineOutcome> outcomes =
-        runTrampoline(code_, mips::Cpu(atEntry_, code_.entry()), view, feasible);
+        runTrampoline(code_, Cpu(atEntry_, code_.entry()), view, feasible);
     for (const TrampolineOutcome& o : outcomes) {
       if (o.undecided && k.unknownReason.empty()) k.unknownReason = *o.undecided;
       if (o.violations.empty()) continue;
@@ -73,13 +72,14 @@ class Proof {
   const SiteInstance& site_;
   z3::context& c_;
   Target t_;
-  mips::AbiModel abi_;
+  const IsaModel& isa_;
+  const AbiModel& abi_;
   Prover prover_;
-  mips::MachineState caller_;   // F's entry
-  mips::MachineState atEntry_;  // the trampoline's entry
+  MachineState caller_;   // F's entry
+  MachineState atEntry_;  // the trampoline's entry
   z3::expr resume_, ip_;
 
-  unsigned reg(const std::string& name) const { return *mips::parseGpr(name, mips::Target(t_).abi); }
+  unsigned reg(const std::string& name) const { return *isa_.parseRegister(name, t_); }
 
   // The state the contract promises at the trampoline's entry.
   void buildEntry() {
@@ -87,12 +87,12 @@ class Proof {
     unsigned w = caller_.width();
     unsigned resume = reg(k.resume);
     if (k.savedRa) {
-      atEntry_.setReg(reg(*k.savedRa), caller_.reg(mips::reg::ra));
-      if (resume != mips::reg::ra) atEntry_.setReg(mips::reg::ra, c_.bv_const("entry.ra", w));
+      atEntry_.setReg(reg(*k.savedRa), caller_.reg(abi_.link));
+      if (resume != abi_.link) atEntry_.setReg(abi_.link, c_.bv_const("entry.ra", w));
     }
     for (const std::string& r : k.clobbers) atEntry_.setReg(reg(r), c_.bv_const(("entry." + r).c_str(), w));
     atEntry_.setReg(resume, atEntry_.fromAddress(resume_));
-    atEntry_.setReg(mips::reg::sp, caller_.reg(mips::reg::sp) + c_.bv_val(uint64_t(k.stackAdjust), w));
+    atEntry_.setReg(abi_.sp, caller_.reg(abi_.sp) + c_.bv_val(uint64_t(k.stackAdjust), w));
     if (k.mode) {
       z3::expr m = atEntry_.reg(reg(k.mode->reg));
       prover_.assume(m == c_.bv_val(k.mode->regs, w) || m == c_.bv_val(k.mode->noregs, w));
@@ -104,9 +104,7 @@ class Proof {
     for (const Violation& v : o.violations)
       if (m.eval(v.when, true).is_true()) {
         cx.rule = "trampoline " + code_.contract.key() + " breaks its contract: " + v.explain(m);
-        if (mips::dependsOnException(v.when))
-          cx.details.push_back("an exception at an instruction boundary may overwrite k0, k1 and the frame below "
-                               "sp (the kernel's exception entry): this counterexample relies on it");
+        if (isa_.dependsOnException(v.when)) cx.details.push_back(isa_.exceptionNote());
         break;
       }
     for (const TrampolineEvent& e : o.events) {
@@ -114,21 +112,9 @@ class Proof {
         if (!cx.trace.empty()) cx.trace.back().note += e.taken ? "branch taken" : "branch not taken";
         continue;
       }
-      TraceStep s;
-      s.address = valueIn(m, *e.pc);
-      if (e.kind == TrampolineEvent::Kind::Callback) {
-        s.text = "call " + e.origin + " (ABI model: caller-saved registers and memory below sp change)";
-        s.origin = "callback";
-      } else {
-        s.word = uint32_t(valueIn(m, *e.word));
-        s.text = mips::disassemble(s.word, s.address, t_);
-        std::replace(s.text.begin(), s.text.end(), '\t', ' ');
-        s.origin = e.origin;
-      }
-      cx.trace.push_back(s);
+      cx.trace.push_back(traceStep(t_, m, e));
     }
-    for (unsigned r = 1; r < 32; ++r)
-      cx.entryRegisters.push_back({std::string(mips::gprName(r, mips::Target(t_).abi)), valueIn(m, caller_.reg(r))});
+    cx.entryRegisters = entryRegisters(caller_, m);
     for (const auto& [name, term] : site_.symbols()) cx.symbols[name] = valueIn(m, term);
     for (const auto& [name, term] : code_.symbols) cx.symbols[name] = valueIn(m, term);
     const TrampolineContract& k = code_.contract;
@@ -145,9 +131,9 @@ class Proof {
   // Runs the trampoline again on the model's concrete values: one path,
   // which must break a rule of the contract again.
   void replay(const z3::model& m, Counterexample& cx) {
-    mips::MachineState caller = caller_.evaluatedIn(m);
+    MachineState caller = caller_.evaluatedIn(m);
     CallerView view{&caller, resume_, ip_};
-    auto o = replayTrampoline(code_, mips::Cpu(atEntry_.evaluatedIn(m), code_.entry()), view, m);
+    auto o = replayTrampoline(code_, Cpu(atEntry_.evaluatedIn(m), code_.entry()), view, m);
     if (o)
       for (const Violation& v : o->violations)
         if (m.eval(v.when, true).is_true()) {

@@ -5,8 +5,7 @@
 #include "checker/explore/FrameAddresses.h"
 #include "checker/explore/SideEffects.h"
 #include "encoder/Hex.h"
-#include "encoder/mips/Registers.h"
-#include "model/mips/ExceptionEntry.h"
+#include "model/IsaModel.h"
 
 namespace patchcheck {
 namespace {
@@ -20,16 +19,16 @@ constexpr unsigned kMaxSteps = 1024;
 constexpr unsigned kMaxPaths = 4096;
 
 struct Work {
-  mips::Cpu cpu;
+  Cpu cpu;
   TrampolineOutcome out;
   unsigned steps = 0;
 };
 
 class Runner {
  public:
-  Runner(const TrampolineCode& code, const CallerView& view, const Feasibility& f, const mips::Cpu& start)
+  Runner(const TrampolineCode& code, const CallerView& view, const Feasibility& f, const Cpu& start)
       : code_(code), view_(view), feasible_(f), entry_(start.state),
-        abi_(mips::AbiModel::of(start.state.target.abi)), c_(start.state.ctx), frames_(*view.caller) {
+        isa_(start.isa()), abi_(isa_.abi(start.state.target)), c_(start.state.ctx), frames_(*view.caller) {
     work_.push_back(Work{start, {}, 0});
   }
 
@@ -56,8 +55,9 @@ class Runner {
   const TrampolineCode& code_;
   const CallerView& view_;
   const Feasibility& feasible_;
-  const mips::MachineState entry_;  // at the trampoline's entry
-  mips::AbiModel abi_;
+  const MachineState entry_;  // at the trampoline's entry
+  const IsaModel& isa_;
+  const AbiModel& abi_;
   z3::context& c_;
   FrameAddresses frames_;
   std::vector<Work> work_;
@@ -68,8 +68,9 @@ class Runner {
     if (!undecided_) undecided_ = why;
   }
 
-  const mips::MachineState& caller() const { return *view_.caller; }
-  std::string name(unsigned r) const { return std::string(mips::gprName(r, entry_.target.abi)); }
+  const MachineState& caller() const { return *view_.caller; }
+  std::string name(unsigned r) const { return isa_.registers(entry_.target)[r].name; }
+  unsigned argument(unsigned i) const { return abi_.arguments.at(i); }
 
   bool possible(const Work& w, const z3::expr& cond) {
     z3::expr s = cond.simplify();
@@ -93,7 +94,7 @@ class Runner {
 
   // The trampoline word at pc, if pc is one.
   std::optional<size_t> wordAt(const z3::expr& pc) const {
-    bool wide = entry_.target.is64();
+    bool wide = entry_.width() == 64;
     z3::expr d = wide ? pc - code_.base : pc.extract(31, 0) - code_.base.extract(31, 0);
     d = d.simplify();
     if (!d.is_numeral()) return std::nullopt;
@@ -145,12 +146,12 @@ class Runner {
     const TrampolineWord& tw = code_.words[k];
     std::string origin = trampolineOrigin(code_, k);
     w.out.events.push_back(
-        TrampolineEvent{TrampolineEvent::Kind::Step, w.cpu.pc, tw.fetched.word, &tw.fetched, origin, false});
-    mips::exceptionBoundary(w.cpu.state);  // an interrupt may come before any instruction
+        TrampolineEvent{TrampolineEvent::Kind::Step, w.cpu.pc, tw.fetched.term, &tw.fetched, origin, false});
+    isa_.exceptionBoundary(w.cpu.state);  // an interrupt may come before any instruction
     frames_.canonicalize(w.cpu.state);
     z3::expr before = w.cpu.state.memory;
     size_t effectsBefore = w.cpu.state.effects.size();
-    std::vector<mips::Fault> faults = w.cpu.step(tw.fetched);
+    std::vector<Fault> faults = w.cpu.step(tw.fetched);
     ++w.steps;
     for (size_t e = effectsBefore; e < w.cpu.state.effects.size(); ++e)
       if (auto why = forbiddenEffect(w.cpu.state.effects[e], code_.allowedEffects)) {
@@ -160,11 +161,11 @@ class Runner {
       }
     frames_.canonicalize(w.cpu.state);
     storesBelowSp(w, before, origin, tw.text);
-    for (const mips::Fault& f : faults) {
-      if (f.kind == mips::FaultKind::Wait) continue;
+    for (const Fault& f : faults) {
+      if (f.kind == FaultKind::Wait) continue;
       z3::expr when = f.when.simplify();
       if (when.is_false()) continue;
-      std::string text = std::string(mips::name(f.kind)) + " at " + origin + " ('" + tw.text + "'): " + f.detail;
+      std::string text = std::string(patchcheck::name(f.kind)) + " at " + origin + " ('" + tw.text + "'): " + f.detail;
       violation(w, when, [text](const z3::model&) { return text; });
       if (when.is_true()) {
         finish(w);
@@ -210,7 +211,7 @@ class Runner {
   // AbiModel::entryAssumptions keeps sp above 64 KB (no wrap-around). Decided
   // here rather than by the solver, which pays for every such comparison.
   bool justBelow(const z3::expr& a, const z3::expr& sp) const {
-    bool wide = entry_.target.is64();
+    bool wide = entry_.width() == 64;
     z3::expr d = (wide ? a - sp : a.extract(31, 0) - sp.extract(31, 0)).simplify();
     uint64_t v = 0;
     if (!d.is_numeral() || !d.is_numeral_u64(v)) return false;
@@ -218,7 +219,7 @@ class Runner {
     return k < 0 && k >= -0x10000;
   }
 
-  z3::expr callerSp() const { return caller().address(caller().reg(mips::reg::sp)); }
+  z3::expr callerSp() const { return caller().address(caller().reg(abi_.sp)); }
 
   // pc left the trampoline's words: the callback, the resume address, or a fault.
   void leave(Work& w) {
@@ -259,7 +260,7 @@ class Runner {
   // The callback: its arguments are checked, then the ABI models the call.
   // False when the run ends here (a second call is already a fault).
   bool call(Work& w) {
-    mips::MachineState& st = w.cpu.state;
+    MachineState& st = w.cpu.state;
     const TrampolineCallback& cb = code_.contract.callback;
     unsigned bytes = abi_.slotBytes;
     ++w.steps;
@@ -268,50 +269,51 @@ class Runner {
       finish(w);
       return false;
     }
-    z3::expr ip = st.address(st.reg(mips::reg::a0)), wantIp = view_.ip;
-    violation(w, ip != wantIp, [ip, wantIp](const z3::model& m) {
-      return "the ip argument (a0) is " + hex(valueIn(m, ip)) + "; the traced site's ip is " +
+    std::string a0 = name(argument(0)), a1 = name(argument(1)), a2 = name(argument(2)), a3 = name(argument(3));
+    z3::expr ip = st.address(st.reg(argument(0))), wantIp = view_.ip;
+    violation(w, ip != wantIp, [ip, wantIp, a0](const z3::model& m) {
+      return "the ip argument (" + a0 + ") is " + hex(valueIn(m, ip)) + "; the traced site's ip is " +
              hex(valueIn(m, wantIp));
     });
-    z3::expr parent = st.reg(mips::reg::a1), wantParent = caller().reg(mips::reg::ra);
-    violation(w, parent != wantParent, [parent, wantParent](const z3::model& m) {
-      return "the parent ip argument (a1) is " + hex(valueIn(m, parent)) +
+    z3::expr parent = st.reg(argument(1)), wantParent = caller().reg(abi_.link);
+    violation(w, parent != wantParent, [parent, wantParent, a1](const z3::model& m) {
+      return "the parent ip argument (" + a1 + ") is " + hex(valueIn(m, parent)) +
              "; the traced function's return address is " + hex(valueIn(m, wantParent));
     });
     if (cb.ops) {
       // The ops pointer is a C pointer: 4 bytes under n32 (lw, sign-extended
       // into the 64-bit register), 8 under n64.
-      z3::expr ops = st.reg(mips::reg::a2);
+      z3::expr ops = st.reg(argument(2));
       z3::expr at = code_.symbols.at(*cb.ops);
       z3::expr want = caller().load(at, abi_.pointerBytes);
       if (abi_.pointerBytes * 8 < st.width()) want = z3::sext(want, st.width() - abi_.pointerBytes * 8);
       std::string sym = *cb.ops;
-      violation(w, ops != want, [ops, want, sym](const z3::model& m) {
-        return "the ops argument (a2) is " + hex(valueIn(m, ops)) + "; " + sym + " holds " + hex(valueIn(m, want));
+      violation(w, ops != want, [ops, want, sym, a2](const z3::model& m) {
+        return "the ops argument (" + a2 + ") is " + hex(valueIn(m, ops)) + "; " + sym + " holds " + hex(valueIn(m, want));
       });
     }
     if (cb.regs) {
       z3::expr regsMode = c_.bool_val(true);
       if (const auto& mode = code_.contract.mode)
-        if (auto r = mips::parseGpr(mode->reg, entry_.target.abi))
+        if (auto r = isa_.parseRegister(mode->reg, entry_.target))
           regsMode = entry_.reg(*r) == c_.bv_val(mode->regs, entry_.width());
-      z3::expr regs = st.reg(mips::reg::a3), zero = c_.bv_val(0, st.width());
+      z3::expr regs = st.reg(argument(3)), zero = c_.bv_val(0, st.width());
       // The mode test has usually forked the path already: ask only what
       // this path allows (loads from a null frame are not worth building).
       bool canRegs = possible(w, regsMode), canNoregs = possible(w, !regsMode);
       if (canRegs)
         violation(w, regsMode && regs == zero,
-                  [](const z3::model&) { return std::string("regs mode, but the regs argument (a3) is null"); });
+                  [a3](const z3::model&) { return "regs mode, but the regs argument (" + a3 + ") is null"; });
       if (canNoregs)
-        violation(w, !regsMode && regs != zero, [regs](const z3::model& m) {
-          return "noregs mode, but the regs argument (a3) is " + hex(valueIn(m, regs)) + ", not null";
+        violation(w, !regsMode && regs != zero, [regs, a3](const z3::model& m) {
+          return "noregs mode, but the regs argument (" + a3 + ") is " + hex(valueIn(m, regs)) + ", not null";
         });
       if (canRegs)
       for (const auto& [slot, offset] : cb.ptRegs) {
         z3::expr addr = frames_.index(st.normalize(st.address(regs) + c_.bv_val(uint64_t(offset), 64)));
         z3::expr got = frames_.rewrite(st.load(addr, bytes)).simplify();
         z3::expr want = slot == "epc" ? st.fromAddress(view_.ip)
-                                      : caller().reg(*mips::parseGpr(slot, entry_.target.abi));
+                                      : caller().reg(*isa_.parseRegister(slot, entry_.target));
         std::string what = "pt_regs' " + slot + " (regs + " + std::to_string(offset) + ")";
         violation(w, regsMode && got != want, [what, got, want](const z3::model& m) {
           return what + " holds " + hex(valueIn(m, got)) + " at the call; F's entry value is " +
@@ -319,14 +321,14 @@ class Runner {
         });
       }
     }
-    z3::expr sp = frames_.index(st.address(st.reg(mips::reg::sp)));
+    z3::expr sp = frames_.index(st.address(st.reg(abi_.sp)));
     unsigned align = abi_.stackAlign;
     violation(w, (sp & c_.bv_val(align - 1, 64)) != 0, [sp, align](const z3::model& m) {
       return "sp is " + hex(valueIn(m, sp)) + " at the call, not " + std::to_string(align) + "-byte aligned";
     });
-    // The callee owns the stack below its sp (and, under o32, the 16-byte
-    // home area at sp): all of it must lie below F's entry sp.
-    z3::expr owned = sp + c_.bv_val(entry_.target.abi == mips::Abi::O32 ? 16 : 0, 64);
+    // The callee owns the stack below its sp (and the ABI's home area at
+    // sp, o32's 16 bytes): all of it must lie below F's entry sp.
+    z3::expr owned = sp + c_.bv_val(abi_.homeBytes, 64);
     z3::expr top = callerSp();
     bool fits = z3::eq(owned.simplify(), top.simplify()) || justBelow(owned, top);
     if (!fits) violation(w, z3::ugt(owned, top), [owned, top, cb](const z3::model& m) {
@@ -334,20 +336,20 @@ class Runner {
              hex(valueIn(m, top));
     });
     // The call itself: returns to ra with the ABI's guarantees only.
-    z3::expr back = st.address(st.reg(mips::reg::ra));
+    z3::expr back = st.address(st.reg(abi_.link));
     z3::expr memory = st.memory;
-    mips::callExternal(st, abi_, cb.symbol, w.out.callbacks);
+    isa_.callExternal(st, cb.symbol, w.out.callbacks);
     // Memory: the ABI model's "below sp changes", written as an offset from
     // sp (the 2^63 bytes below it) so that reading the frame back at
-    // sp + k simplifies to what was stored there. Under o32 the callee may
-    // also store its register arguments in the 16-byte home area at sp.
+    // sp + k simplifies to what was stored there. The callee may also store
+    // its register arguments in the ABI's home area at sp (o32: 16 bytes).
     std::string prefix = cb.symbol + "#" + std::to_string(w.out.callbacks) + ".";
     z3::sort bytes8 = c_.array_sort(c_.bv_sort(64), c_.bv_sort(8));
     z3::expr below = c_.constant((prefix + "mem").c_str(), bytes8);
     z3::expr home = c_.constant((prefix + "home").c_str(), bytes8);
     z3::expr a = c_.bv_const((prefix + "addr").c_str(), 64);
     z3::expr offset = a - sp;
-    z3::expr inHome = entry_.target.abi == mips::Abi::O32 ? z3::ult(offset, c_.bv_val(16, 64)) : c_.bool_val(false);
+    z3::expr inHome = abi_.homeBytes ? z3::ult(offset, c_.bv_val(abi_.homeBytes, 64)) : c_.bool_val(false);
     st.memory = z3::lambda(a, z3::ite(offset < c_.bv_val(0, 64), z3::select(below, a),
                                       z3::ite(inHome, z3::select(home, a), z3::select(memory, a))));
     w.out.events.push_back(TrampolineEvent{TrampolineEvent::Kind::Callback, w.cpu.pc, {}, nullptr, cb.symbol, false});
@@ -358,7 +360,7 @@ class Runner {
 
   // Back at the site: the caller's live state must be whole again.
   void resume(Work& w) {
-    const mips::MachineState& now = w.cpu.state;
+    const MachineState& now = w.cpu.state;
     std::string cb = code_.contract.callback.symbol;
     if (w.out.callbacks == 0)
       violation(w, c_.bool_val(true), [cb](const z3::model&) {
@@ -366,7 +368,7 @@ class Runner {
       });
     std::vector<unsigned> except;
     for (const std::string& r : code_.contract.clobbers)
-      if (auto n = mips::parseGpr(r, entry_.target.abi)) except.push_back(*n);
+      if (auto n = isa_.parseRegister(r, entry_.target)) except.push_back(*n);
     for (unsigned r : abi_.liveAtEntry) {
       if (std::find(except.begin(), except.end(), r) != except.end()) continue;
       z3::expr before = caller().reg(r), after = now.reg(r);
@@ -393,19 +395,19 @@ std::string trampolineOrigin(const TrampolineCode& code, size_t word) {
   return word == 0 ? code.contract.symbol : code.contract.symbol + "+" + hex(4 * word);
 }
 
-std::vector<TrampolineOutcome> runTrampoline(const TrampolineCode& code, const mips::Cpu& atEntry,
+std::vector<TrampolineOutcome> runTrampoline(const TrampolineCode& code, const Cpu& atEntry,
                                              const CallerView& view, const Feasibility& feasible) {
   return Runner(code, view, feasible, atEntry).run();
 }
 
-std::optional<TrampolineOutcome> replayTrampoline(const TrampolineCode& code, const mips::Cpu& atEntry,
+std::optional<TrampolineOutcome> replayTrampoline(const TrampolineCode& code, const Cpu& atEntry,
                                                   const CallerView& view, const z3::model& m) {
   TrampolineCode concrete = code;
   concrete.base = m.eval(code.base, true);
   for (auto& [name, term] : concrete.symbols) term = m.eval(term, true);
-  for (TrampolineWord& w : concrete.words) w.fetched.word = m.eval(w.fetched.word, true);
+  for (TrampolineWord& w : concrete.words) w.fetched.term = m.eval(w.fetched.term, true);
   CallerView concreteView{view.caller, m.eval(view.resume, true), m.eval(view.ip, true)};
-  mips::Cpu cpu = atEntry;
+  Cpu cpu = atEntry;
   cpu.pc = m.eval(atEntry.pc, true);
   auto holds = [&m](const std::vector<z3::expr>& path) {
     for (const z3::expr& e : path)

@@ -18,13 +18,14 @@
 #include "checker/explore/Behaviour.h"
 #include "checker/explore/Prover.h"
 #include "checker/spec/TrampolineContract.h"
-#include "model/mips/AbiModel.h"
 #include "model/Cpu.h"
+#include "model/Effect.h"
+#include "model/Instruction.h"
 
 namespace patchcheck {
 
 struct TrampolineWord {
-  mips::Fetched fetched;
+  Instruction fetched;
   std::string text;  // the source line
   SourceLocation where;
 };
@@ -37,7 +38,7 @@ struct TrampolineCode {
   std::map<std::string, z3::expr> symbols;  // the contract's own symbols (callback, data)
   std::vector<z3::expr> constraints;  // their placement; the code apart from the site
   int64_t ipOffset = 0;               // ip = resume + ipOffset for this spec's function
-  std::set<mips::EffectKind> allowedEffects;  // the spec's [site] allow_effects
+  std::set<EffectKind> allowedEffects;  // the spec's [site] allow_effects
 
   z3::expr entry() const;
   z3::expr callback() const { return symbols.at(contract.callback.symbol); }
@@ -45,7 +46,7 @@ struct TrampolineCode {
 
 // What the site's caller gave and must get back.
 struct CallerView {
-  const mips::MachineState* caller = nullptr;  // the state at F's entry
+  const MachineState* caller = nullptr;  // the state at F's entry
   z3::expr resume;                             // where the site resumes
   z3::expr ip;                                 // the traced ip the callback must get
 };
@@ -55,7 +56,7 @@ struct TrampolineEvent {
   enum class Kind { Step, Callback, Settle };
   Kind kind = Kind::Step;
   std::optional<z3::expr> pc, word;
-  const mips::Fetched* fetched = nullptr;
+  const Instruction* fetched = nullptr;
   std::string origin;  // "ftrace_regs_caller+0x10"
   bool taken = false;  // Settle
 };
@@ -64,7 +65,7 @@ struct TrampolineOutcome {
   std::vector<z3::expr> path;
   std::vector<Violation> violations;
   std::vector<TrampolineEvent> events;
-  std::optional<mips::Cpu> resumed;  // control reached the resume address
+  std::optional<Cpu> resumed;  // control reached the resume address
   unsigned callbacks = 0;
   // Not a path but a gap: the solver could not decide a branch (or the run
   // hit its path budget), so some paths were not explored. Whoever runs
@@ -75,12 +76,12 @@ struct TrampolineOutcome {
 // Is `cond` possible together with `path` (and the caller's own facts)?
 using Feasibility = std::function<Answer(const std::vector<z3::expr>& path, const z3::expr& cond)>;
 
-std::vector<TrampolineOutcome> runTrampoline(const TrampolineCode&, const mips::Cpu& atEntry,
+std::vector<TrampolineOutcome> runTrampoline(const TrampolineCode&, const Cpu& atEntry,
                                              const CallerView&, const Feasibility&);
 
 // The same run on a model's values (the code, its symbols, the view): the
 // path the model takes, or nothing when no path matches it.
-std::optional<TrampolineOutcome> replayTrampoline(const TrampolineCode&, const mips::Cpu& atEntry,
+std::optional<TrampolineOutcome> replayTrampoline(const TrampolineCode&, const Cpu& atEntry,
                                                   const CallerView&, const z3::model&);
 
 // "ftrace_regs_caller+0x10" for a trampoline address.

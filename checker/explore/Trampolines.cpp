@@ -216,7 +216,7 @@ class Loader {
         conditions.push_back(sw.conditions[k]);
         owner.push_back({&w, sw.reasons[k]});
       }
-      out.push_back(TrampolineWord{mips::Fetched{mips::decode(sw.knownBits, mips::Target(t_).isa), sw.knownBits, sw.word},
+      out.push_back(TrampolineWord{Instruction{sw.word, sw.knownBits, 4},
                                    w.source, w.where});
     }
     for (const FailedCondition& f : failingConditions(c_, placement, conditions)) {

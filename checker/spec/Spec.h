@@ -14,7 +14,7 @@
 
 #include "encoder/Diagnostic.h"
 #include "encoder/Target.h"
-#include "model/EffectKind.h"
+#include "model/Effect.h"
 
 namespace patchcheck {
 
@@ -123,7 +123,7 @@ struct Spec {
   unsigned words = 0;
   std::vector<WordSpec> body;         // F's first real instructions
   bool allowUnpredictable = false;    // [site] allow_unpredictable
-  std::set<mips::EffectKind> allowedEffects;  // [site] allow_effects (docs/semantics.md)
+  std::set<EffectKind> allowedEffects;  // [site] allow_effects (docs/semantics.md)
   SourceLocation functionWhere;       // [site] function (or the file start)
 
   std::vector<SymbolSpec> symbols;

@@ -141,11 +141,11 @@ NameTable<uint8_t> abiTable(const Target& t) {
   return out;
 }
 const NameTable<Endian> kEndians{{"big", Endian::Big}, {"little", Endian::Little}};
-const NameTable<mips::EffectKind> kEffects{{"cp0-write", mips::EffectKind::Cp0Write},
-                                           {"interrupt-enable", mips::EffectKind::InterruptEnable},
-                                           {"cache", mips::EffectKind::CacheOp},
-                                           {"tlb", mips::EffectKind::Tlb},
-                                           {"wait", mips::EffectKind::Wait}};
+const NameTable<EffectKind> kEffects{{"cp0-write", EffectKind::SystemWrite},
+                                           {"interrupt-enable", EffectKind::InterruptEnable},
+                                           {"cache", EffectKind::CacheOp},
+                                           {"tlb", EffectKind::Tlb},
+                                           {"wait", EffectKind::Wait}};
 const NameTable<Expect> kExpects{{"safe", Expect::Safe}, {"unsafe", Expect::Unsafe}};
 const NameTable<FetchKind> kFetchKinds{{"sc", FetchKind::Sc}, {"weak", FetchKind::Weak}, {"stale", FetchKind::Stale}};
 const NameTable<bool> kPreemption{{"full", true}, {"none", false}};            // ModelSpec::preemption

@@ -4,7 +4,7 @@
 
 #include "checker/spec/Regions.h"
 #include "encoder/Hex.h"
-#include "encoder/mips/Registers.h"
+#include "model/IsaModel.h"
 
 namespace patchcheck {
 namespace {
@@ -68,10 +68,9 @@ std::variant<mips::Assembly, Diagnostics> assembleLines(const Spec& spec,
 void checkBehaviour(const BehaviourSpec& b, const Target& t, Diagnostics& errors) {
   for (const OutcomeSpec& o : b.alternatives)
     for (const ConditionSpec& c : o.with) {
-      if (!mips::parseGpr(c.reg, mips::Target(t).abi))
-        errors.push_back({c.where, "'" + c.reg + "' is not a register under " +
-                                       std::string(t.abiName()) +
-                                       (mips::Target(t).abi == mips::Abi::O32 ? "" : " (there t0..t3 are $12..$15, a4..a7 are $8..$11)")});
+      if (!modelOf(t).parseRegister(c.reg, t))
+        errors.push_back({c.where, "'" + c.reg + "' is not a register under " + std::string(t.abiName()) +
+                                       modelOf(t).registerHint(t)});
       else if (!t.wide() && c.value > 0xffffffffull)
         errors.push_back({c.where, "value " + hex(c.value) + " for '" + c.reg +
                                        "' does not fit a 32-bit register"});

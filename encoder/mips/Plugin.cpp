@@ -3,6 +3,8 @@
 #include <array>
 #include <stdexcept>
 
+#include "encoder/mips/Printer.h"
+
 namespace patchcheck::mips {
 namespace {
 
@@ -20,6 +22,9 @@ class MipsIsa final : public patchcheck::IsaPlugin {
   std::optional<std::string> problem(const patchcheck::Target& t) const override {
     if (t.abi >= kAbis.size()) return "the ABI of " + std::string(t.variantName()) + " is one of o32, n32, n64";
     return targetProblem(targetOf(t));
+  }
+  std::string disassemble(uint64_t value, unsigned, uint64_t address, const patchcheck::Target& t) const override {
+    return mips::disassemble(uint32_t(value), address, targetOf(t));
   }
 };
 

@@ -2,6 +2,7 @@
 
 #include "encoder/mips/Decoder.h"
 
+
 namespace patchcheck::mips {
 
 std::optional<uint64_t> concreteValue(const z3::expr& e) {
@@ -17,7 +18,9 @@ std::optional<uint64_t> concreteValue(const z3::expr& e) {
   return std::nullopt;
 }
 
-Fetched fetchWord(z3::context& c, uint32_t word, Isa isa) {
+Instruction fetchWord(z3::context& c, uint32_t word) { return Instruction{c.bv_val(word, 32), word, 4}; }
+
+Fetched decodedWord(z3::context& c, uint32_t word, Isa isa) {
   return Fetched{decode(word, isa), word, c.bv_val(word, 32)};
 }
 
@@ -59,9 +62,9 @@ ConcreteRun runConcrete(z3::context& c, const ConcreteStart& start) {
   MachineState s(c, start.target);
   s.concrete = true;
   unsigned w = s.width();
-  for (unsigned r = 1; r < 32; ++r) s.gpr[r] = c.bv_val(start.gpr[r], w);
-  s.hi = c.bv_val(start.hi, w);
-  s.lo = c.bv_val(start.lo, w);
+  for (unsigned r = 1; r < 32; ++r) s.regs[r] = c.bv_val(start.gpr[r], w);
+  s.regs[reg::hi] = c.bv_val(start.hi, w);
+  s.regs[reg::lo] = c.bv_val(start.lo, w);
   for (const auto& block : start.memory)
     for (size_t i = 0; i < block.bytes.size(); ++i)
       s.memory = z3::store(s.memory, c.bv_val(block.address + i, 64), c.bv_val(block.bytes[i], 8));
@@ -100,7 +103,7 @@ ConcreteRun runConcrete(z3::context& c, const ConcreteStart& start) {
       break;
     }
     uint32_t word = start.words[(*pc - start.base) / 4];
-    std::vector<Fault> faults = cpu.step(fetchWord(c, word, start.target.isa));
+    std::vector<Fault> faults = cpu.step(fetchWord(c, word));
     ++run.steps;
     for (const Fault& f : faults)
       if (auto happened = concreteValue(f.when); happened && *happened) run.faults.push_back(f);

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "model/Cpu.h"
+#include "model/mips/Semantics.h"
 
 namespace patchcheck::mips {
 
@@ -18,8 +19,10 @@ namespace patchcheck::mips {
 // (it depends on a symbol or on a value the architecture leaves open).
 std::optional<uint64_t> concreteValue(const z3::expr&);
 
-// A word fetched with concrete bits.
-Fetched fetchWord(z3::context&, uint32_t word, Isa);
+// A word fetched with concrete bits, as the core hands it to Cpu::step,
+// and decoded, as mips::execute takes it.
+Instruction fetchWord(z3::context&, uint32_t word);
+Fetched decodedWord(z3::context&, uint32_t word, Isa);
 
 // Where a concrete run starts.
 struct ConcreteStart {
@@ -46,8 +49,8 @@ struct ConcreteRun {
   std::string stop;                  // why it stopped: "left the program", "fault", "step limit"
 
   std::optional<uint64_t> reg(unsigned r) const { return concreteValue(state.reg(r)); }
-  std::optional<uint64_t> hi() const { return concreteValue(state.hi); }
-  std::optional<uint64_t> lo() const { return concreteValue(state.lo); }
+  std::optional<uint64_t> hi() const { return concreteValue(state.reg(reg::hi)); }
+  std::optional<uint64_t> lo() const { return concreteValue(state.reg(reg::lo)); }
   std::optional<uint64_t> byte(uint64_t address) const;
   // n bytes from address in one walk over the store history (nullopt: unknown).
   std::vector<std::optional<uint8_t>> bytes(uint64_t address, size_t n) const;

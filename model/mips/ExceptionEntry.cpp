@@ -3,6 +3,7 @@
 #include <set>
 
 #include "encoder/mips/Registers.h"
+#include "encoder/mips/Plugin.h"
 #include "model/mips/AbiModel.h"
 
 namespace patchcheck::mips {
@@ -34,12 +35,12 @@ void exceptionBoundary(MachineState& s) {
   // then can have new contents to lose.
   bool sameSp = s.boundarySp && z3::eq(*s.boundarySp, sp);
   std::vector<z3::expr> candidates = sameSp ? s.storedSinceBoundary : s.stored;
-  uint64_t frame = exceptionFrameBytes(s.target);
+  uint64_t frame = exceptionFrameBytes(targetOf(s.target));
   std::set<unsigned> seen;
   for (const z3::expr& a : candidates) {
     if (!seen.insert(a.id()).second) continue;
     z3::expr inFrame = c.bool_val(true);
-    if (auto k = offsetFrom(a, sp, s.target.is64())) {
+    if (auto k = offsetFrom(a, sp, s.width() == 64)) {
       if (*k >= 0 || *k < -int64_t(frame)) continue;
     } else {
       inFrame = z3::ult(a - (sp - c.bv_val(frame, 64)), c.bv_val(frame, 64));

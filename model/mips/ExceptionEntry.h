@@ -5,11 +5,12 @@
 // refill handler use k0 and k1 without saving them, and in kernel mode the
 // entry saves its register frame (struct pt_regs, PT_SIZE bytes) just below
 // the current sp. The control side (EPC = the branch in a delay slot) is
-// Cpu::interrupt.
+// the plug-in's interrupt (model/mips/ControlFlow.h).
 //
 // Applied at every boundary of every pass and trampoline run: a fresh
 // value may equal the old one, so "no exception here" is covered too, and
 // no fork is needed.
+#include "encoder/mips/Target.h"
 #include "model/MachineState.h"
 
 namespace patchcheck::mips {

@@ -6,26 +6,11 @@
 #include "model/mips/Semantics.h"
 
 #include "encoder/mips/Fields.h"
+#include "encoder/mips/Plugin.h"
 #include "encoder/mips/Printer.h"
 #include "encoder/mips/Registers.h"
 
 namespace patchcheck::mips {
-
-std::string_view name(FaultKind k) {
-  switch (k) {
-    case FaultKind::ReservedInstruction: return "reserved instruction";
-    case FaultKind::Unpredictable: return "UNPREDICTABLE";
-    case FaultKind::AddressError: return "address error";
-    case FaultKind::IntegerOverflow: return "integer overflow";
-    case FaultKind::Trap: return "trap";
-    case FaultKind::Break: return "break";
-    case FaultKind::Syscall: return "syscall";
-    case FaultKind::DebugBreak: return "debug breakpoint";
-    case FaultKind::Eret: return "eret";
-    case FaultKind::Wait: return "wait";
-  }
-  return "?";
-}
 
 unsigned Fetched::reg(Opnd k) const { return registerOf(k, bits); }
 
@@ -57,7 +42,7 @@ namespace {
 class Execution {
  public:
   Execution(MachineState& s, const Fetched& f, const z3::expr& pc)
-      : s_(s), f_(f), pc_(pc), c_(s.ctx), w_(s.width()),
+      : s_(s), f_(f), pc_(pc), c_(s.ctx), w_(s.width()), t_(targetOf(s.target)),
         effect_{Control{Control::Kind::None, c_.bool_val(false), pc, false, false}, {}} {}
 
   StepEffect run();
@@ -68,6 +53,7 @@ class Execution {
   const z3::expr& pc_;
   z3::context& c_;
   unsigned w_;
+  Target t_;  // the MIPS view of s_.target
   StepEffect effect_;
 
   unsigned rs() const { return rsOf(f_.bits); }
@@ -80,9 +66,9 @@ class Execution {
   bool is64() const { return w_ == 64; }
 
   std::string text() const {
-    return disassemble(f_.bits, 0, s_.target);
+    return disassemble(f_.bits, 0, t_);
   }
-  std::string regName(unsigned r) const { return "$" + std::string(gprName(r, s_.target.abi)); }
+  std::string regName(unsigned r) const { return "$" + std::string(gprName(r, t_.abi)); }
 
   // `detail` follows the instruction's text; built only for faults that can happen.
   void fault(FaultKind k, const z3::expr& when, const std::string& detail) {
@@ -288,7 +274,7 @@ void Execution::loadStorePartial(Op op) {
   z3::expr ea = effectiveAddress(memOperand());
   z3::expr aligned = ea & bv(~uint64_t(n - 1), 64);
   z3::expr offset = (ea & bv(n - 1, 64)).extract(2, 0);
-  if (s_.target.endian == Endian::Little) offset = bv(n - 1, 3) - offset;
+  if (t_.endian == Endian::Little) offset = bv(n - 1, 3) - offset;
   if (n == 4) offset = offset & bv(3, 3);
   z3::expr mem = s_.load(aligned, n);
   z3::expr reg = dword ? R(rt()) : low32(R(rt()));
@@ -426,7 +412,7 @@ void Execution::countLeading(Op op) {
   bool ones = op == Op::Clo || op == Op::Dclo;
   // Pre-R6 encodings name the destination twice (rd and rt must agree).
   unsigned d = rd();
-  if (!s_.target.isR6() && rd() != rt())
+  if (!t_.isR6() && rd() != rt())
     fault(FaultKind::Unpredictable, c_.bool_val(true),
           "rd and rt differ (the pre-R6 encoding requires the same register in both)");
   if (!dword) requireWordValues({rs()});
@@ -472,10 +458,10 @@ void Execution::multiplyAccumulate(Op op) {
   requireWordValues({rs(), rt()});
   bool isSigned = op == Op::Madd || op == Op::Msub;
   z3::expr p = product(low32(R(rs())), low32(R(rt())), isSigned);
-  z3::expr acc = z3::concat(low32(s_.hi), low32(s_.lo));
+  z3::expr acc = z3::concat(low32(s_.regs[reg::hi]), low32(s_.regs[reg::lo]));
   z3::expr r = op == Op::Madd || op == Op::Maddu ? acc + p : acc - p;
-  s_.hi = signExtend32(r.extract(63, 32)).simplify();
-  s_.lo = signExtend32(r.extract(31, 0)).simplify();
+  s_.regs[reg::hi] = signExtend32(r.extract(63, 32)).simplify();
+  s_.regs[reg::lo] = signExtend32(r.extract(31, 0)).simplify();
 }
 
 // rdhwr: the hardware registers' values are not modelled (a fresh value);
@@ -483,7 +469,7 @@ void Execution::multiplyAccumulate(Op op) {
 // implemented register is enabled for user mode (HWREna) is not modelled.
 void Execution::hardwareRegister() {
   unsigned n = rd(), sel = (f_.bits >> 6) & 7;
-  bool defined = n <= 3 || n >= 29 || (s_.target.isR6() && n <= 5);
+  bool defined = n <= 3 || n >= 29 || (t_.isR6() && n <= 5);
   if (!defined) {
     fault(FaultKind::ReservedInstruction, c_.bool_val(true),
           "hardware register $" + std::to_string(n) + " is reserved (Reserved Instruction)");
@@ -495,20 +481,20 @@ void Execution::hardwareRegister() {
 void Execution::storeConditional(unsigned bytes) {
   z3::expr ea = effectiveAddress(memOperand());
   requireAligned(ea, bytes, "store");
-  z3::expr ok = s_.concrete ? s_.llbit : (s_.llbit && s_.fresh("sc.succeeds", 0));
+  z3::expr ok = s_.concrete ? s_.regs[reg::llbit] : (s_.regs[reg::llbit] && s_.fresh("sc.succeeds", 0));
   z3::expr before = s_.memory;
   z3::expr v = R(rt());
   if (8 * bytes < w_) v = v.extract(8 * bytes - 1, 0);
   s_.store(ea, v, bytes);
   s_.memory = z3::ite(ok, s_.memory, before).simplify();
   set(rt(), flag(ok));
-  s_.llbit = c_.bool_val(false);
+  s_.regs[reg::llbit] = c_.bool_val(false);
 }
 
 StepEffect Execution::run() {
   if (!f_.desc) {
     fault(FaultKind::ReservedInstruction, c_.bool_val(true),
-          "word not defined for " + std::string(name(s_.target.isa)));
+          "word not defined for " + std::string(name(t_.isa)));
     return effect_;
   }
   const Op op = f_.desc->op;
@@ -578,40 +564,40 @@ StepEffect Execution::run() {
     case Op::Mult: case Op::Multu: {
       requireWordValues({rs(), rt()});
       z3::expr p = product(low32(R(rs())), low32(R(rt())), op == Op::Mult);
-      s_.lo = signExtend32(p.extract(31, 0)).simplify();
-      s_.hi = signExtend32(p.extract(63, 32)).simplify();
+      s_.regs[reg::lo] = signExtend32(p.extract(31, 0)).simplify();
+      s_.regs[reg::hi] = signExtend32(p.extract(63, 32)).simplify();
       break;
     }
     case Op::Dmult: case Op::Dmultu: {
       z3::expr p = product(R(rs()), R(rt()), op == Op::Dmult);
-      s_.lo = p.extract(63, 0).simplify();
-      s_.hi = p.extract(127, 64).simplify();
+      s_.regs[reg::lo] = p.extract(63, 0).simplify();
+      s_.regs[reg::hi] = p.extract(127, 64).simplify();
       break;
     }
     case Op::Div: case Op::Divu: {
       requireWordValues({rs(), rt()});
       z3::expr q = c_.bv_val(0, 32), r = c_.bv_val(0, 32);
       divide32(op == Op::Div, q, r);
-      s_.lo = signExtend32(q).simplify();
-      s_.hi = signExtend32(r).simplify();
+      s_.regs[reg::lo] = signExtend32(q).simplify();
+      s_.regs[reg::hi] = signExtend32(r).simplify();
       break;
     }
     case Op::Ddiv: case Op::Ddivu: {
       z3::expr q = c_.bv_val(0, 64), r = c_.bv_val(0, 64);
       divide64(op == Op::Ddiv, q, r);
-      s_.lo = q.simplify();
-      s_.hi = r.simplify();
+      s_.regs[reg::lo] = q.simplify();
+      s_.regs[reg::hi] = r.simplify();
       break;
     }
-    case Op::Mfhi: set(rd(), s_.hi); break;
-    case Op::Mflo: set(rd(), s_.lo); break;
-    case Op::Mthi: s_.hi = R(rs()); break;
-    case Op::Mtlo: s_.lo = R(rs()); break;
+    case Op::Mfhi: set(rd(), s_.regs[reg::hi]); break;
+    case Op::Mflo: set(rd(), s_.regs[reg::lo]); break;
+    case Op::Mthi: s_.regs[reg::hi] = R(rs()); break;
+    case Op::Mtlo: s_.regs[reg::lo] = R(rs()); break;
     case Op::Mul2:  // pre-R6 SPECIAL2 mul: HI and LO become UNPREDICTABLE values
       requireWordValues({rs(), rt()});
       alu32(low32(R(rs())) * low32(R(rt())));
-      s_.hi = s_.fresh("hi.after.mul", w_);  // unknown even in concrete mode
-      s_.lo = s_.fresh("lo.after.mul", w_);
+      s_.regs[reg::hi] = s_.fresh("hi.after.mul", w_);  // unknown even in concrete mode
+      s_.regs[reg::lo] = s_.fresh("lo.after.mul", w_);
       break;
 
     // --- multiply and divide, R6
@@ -657,8 +643,8 @@ StepEffect Execution::run() {
     case Op::Ldl: case Op::Ldr: case Op::Sdl: case Op::Sdr:
       loadStorePartial(op);
       break;
-    case Op::Ll: load(4, true); s_.llbit = c_.bool_val(true); break;
-    case Op::Lld: load(8, true); s_.llbit = c_.bool_val(true); break;
+    case Op::Ll: load(4, true); s_.regs[reg::llbit] = c_.bool_val(true); break;
+    case Op::Lld: load(8, true); s_.regs[reg::llbit] = c_.bool_val(true); break;
     case Op::Sc: storeConditional(4); break;
     case Op::Scd: storeConditional(8); break;
 
@@ -772,14 +758,14 @@ StepEffect Execution::run() {
       break;
     }
     case Op::Pref:  // a hint: no architectural effect, but R6 reserves hints 24-31
-      if (s_.target.isR6() && rt() >= 24)
+      if (t_.isR6() && rt() >= 24)
         fault(FaultKind::ReservedInstruction, c_.bool_val(true),
               "PREF hints 24-31 are reserved in Release 6 (Reserved Instruction)");
       break;
 
     // --- system
     case Op::Eret: case Op::Deret:
-      effect(std::string(f_.desc->mnemonic), pc_, EffectKind::Eret);
+      effect(std::string(f_.desc->mnemonic), pc_, EffectKind::ExceptionReturn);
       fault(FaultKind::Eret, c_.bool_val(true), "");
       break;
     case Op::Wait:
@@ -806,11 +792,11 @@ StepEffect Execution::run() {
     case Op::Mfc0: case Op::Dmfc0: {
       std::string reg = "cp0." + std::to_string(rd()) + "." + std::to_string(f_.bits & 7);
       set(rt(), cp0Value(reg, op == Op::Dmfc0));
-      effect(text(), pc_, EffectKind::Cp0Read);
+      effect(text(), pc_, EffectKind::SystemRead);
       break;
     }
     case Op::Mtc0: case Op::Dmtc0:
-      s_.effects.push_back(SideEffect{text(), pc_, R(rt()), EffectKind::Cp0Write});
+      s_.effects.push_back(SideEffect{text(), pc_, R(rt()), EffectKind::SystemWrite});
       break;
     case Op::Di: case Op::Ei:
       set(rt(), cp0Value("cp0.status", false));  // rt = 0 when omitted: dropped
@@ -821,12 +807,12 @@ StepEffect Execution::run() {
       effect(std::string(f_.desc->mnemonic), pc_, EffectKind::Tlb);
       break;
     case Op::Eretnc:
-      effect("eretnc", pc_, EffectKind::Eret);
+      effect("eretnc", pc_, EffectKind::ExceptionReturn);
       fault(FaultKind::Eret, c_.bool_val(true), "");
       break;
     case Op::Dvp: case Op::Evp:  // rt gets VPControl as it was
       set(rt(), cp0Value("cp0.vpcontrol", false));
-      effect(std::string(f_.desc->mnemonic), pc_, EffectKind::Cp0Write);  // writes VPControl.DIS
+      effect(std::string(f_.desc->mnemonic), pc_, EffectKind::SystemWrite);  // writes VPControl.DIS
       break;
     case Op::Rdpgpr: case Op::Wrpgpr: {
       // The previous shadow set is this one iff SRSCtl.PSS == SRSCtl.CSS.

@@ -9,30 +9,19 @@
 #include <vector>
 
 #include "encoder/mips/InstructionTable.h"
+#include "model/Cpu.h"
+#include "model/Fault.h"
 #include "model/MachineState.h"
 
 namespace patchcheck::mips {
 
-enum class FaultKind {
-  ReservedInstruction,  // no row for this ISA, or an R6-removed encoding, or CTI in an R6 slot
-  Unpredictable,        // jalr rd == rs, CTI in a pre-R6 delay slot, 32-bit op on a non-sign-extended input
-  AddressError,         // misaligned load, store, or jump target
-  IntegerOverflow,      // add, addi, sub, dadd, ...
-  Trap,                 // teq, tne, ... when the condition holds
-  Break,
-  Syscall,
-  DebugBreak,           // sdbbp
-  Eret,                 // eret/deret leave the pass
-  Wait,                 // wait: the CPU sleeps (harmless, reported)
-};
-
-std::string_view name(FaultKind);
-
-struct Fault {
-  FaultKind kind;
-  z3::expr when;        // boolean: the fault happens iff this holds
-  std::string detail;   // human-readable ("jalr t1, t1: rd == rs")
-};
+// Model-only registers, numbered after the 32 GPRs in the register file
+// (model/IsaModel.h): HI and LO (pre-R6 multiply/divide results) and
+// LLbit (set by ll/lld, cleared by an interrupt's ERET).
+namespace reg {
+constexpr unsigned hi = 32, lo = 33, llbit = 34;
+constexpr unsigned count = 35;
+}  // namespace reg
 
 // An instruction word as fetched: its row (from the concrete opcode and
 // register bits) and the whole word as a term (immediates may be symbolic).
@@ -43,15 +32,6 @@ struct Fetched {
 
   unsigned reg(Opnd) const;               // register operand (Rs, Rt, Rd, RtRs, Mem base)
   z3::expr imm(Opnd, unsigned width) const;  // immediate, sign/zero-extended as the kind says
-};
-
-struct Control {
-  enum class Kind { None, Delayed, Compact };
-  Kind kind = Kind::None;
-  z3::expr taken;         // boolean; true for jumps
-  z3::expr target;        // 64-bit address
-  bool likely = false;    // delay slot annulled when not taken
-  bool forbiddenSlot = false;  // R6 conditional compact branch
 };
 
 struct StepEffect {

@@ -24,8 +24,8 @@ struct WriteInfo {
 
 // One prefix of a pass: the CPU after the instructions fetched so far.
 struct PassNode {
-  explicit PassNode(mips::Cpu c) : cpu(std::move(c)) {}
-  mips::Cpu cpu;
+  explicit PassNode(patchcheck::Cpu c) : cpu(std::move(c)) {}
+  patchcheck::Cpu cpu;
   unsigned instructions = 0, interrupts = 0;
   bool inBody = false;
   bool ended = false;
@@ -123,12 +123,12 @@ class Enumerator {
   }
 
   PassNode rootNode() {
-    mips::MachineState st(c_, s_.target);
+    patchcheck::MachineState st(c_, s_.target);
     st.concrete = true;
     unsigned width = st.width();
     uint64_t mask = width == 64 ? ~0ull : 0xffffffffull;
-    for (unsigned r = 1; r < 32; ++r) st.gpr[r] = c_.bv_val(s_.entry[r] & mask, width);
-    return PassNode(mips::Cpu(st, c_.bv_val(s_.placement.function, 64)));
+    for (unsigned r = 1; r < 32; ++r) st.regs[r] = c_.bv_val(s_.entry[r] & mask, width);
+    return PassNode(patchcheck::Cpu(st, c_.bv_val(s_.placement.function, 64)));
   }
 
   // ---- the pass
@@ -209,18 +209,18 @@ class Enumerator {
     if (n.inBody && word >= s_.siteWords && bits != s_.versions[word][0]) {
       n.violation = "F's body word " + std::to_string(word - s_.siteWords) + " runs after it was overwritten";
     } else {
-      std::vector<mips::Fault> faults = n.cpu.step(mips::fetchWord(c_, bits, s_.target.isa));
+      std::vector<patchcheck::Fault> faults = n.cpu.step(mips::fetchWord(c_, bits));
       ++n.instructions;
       ++out_.instructions;
-      for (const mips::Fault& f : faults) {
+      for (const patchcheck::Fault& f : faults) {
         auto happened = mips::concreteValue(f.when);
         if (!happened) {
           n.violation = "a fault condition is not concrete";
           break;
         }
-        if (!*happened || f.kind == mips::FaultKind::Wait) continue;
-        if (f.kind == mips::FaultKind::Unpredictable && s_.model.unpredictableAsHardware) continue;
-        n.violation = std::string(mips::name(f.kind)) + ": " + f.detail;
+        if (!*happened || f.kind == patchcheck::FaultKind::Wait) continue;
+        if (f.kind == patchcheck::FaultKind::Unpredictable && s_.model.unpredictableAsHardware) continue;
+        n.violation = std::string(name(f.kind)) + ": " + f.detail;
         break;
       }
     }

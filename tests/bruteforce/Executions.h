@@ -20,8 +20,8 @@
 //           write done is in M (weak, stale; stale lines stay as they were
 //           unless a flush refilled them); boot: only the final state.
 // Interrupts at any boundary where they matter: a delay slot (if enabled:
-// the Cpu re-executes the branch), a preemption (stop_machine) or a migration
-// (stale). The instructions run on mips::Cpu with numerals.
+// the patchcheck::Cpu re-executes the branch), a preemption (stop_machine) or a migration
+// (stale). The instructions run on patchcheck::Cpu with numerals.
 #include <z3++.h>
 
 #include <cstdint>

@@ -14,7 +14,7 @@ using patchcheck::hex;
 uint64_t widthMask(const mips::Target& t) { return t.is64() ? ~0ull : 0xffffffffull; }
 
 std::string liveRegistersChanged(const mips::Target& t, const std::array<uint64_t, 32>& entry,
-                                 const mips::MachineState& now, const std::vector<unsigned>& except = {}) {
+                                 const patchcheck::MachineState& now, const std::vector<unsigned>& except = {}) {
   for (unsigned r = 1; r < 32; ++r) {
     if (!liveAtEntry(r, t.abi)) continue;
     if (std::find(except.begin(), except.end(), r) != except.end()) continue;
@@ -30,7 +30,7 @@ std::string liveRegistersChanged(const mips::Target& t, const std::array<uint64_
 // is a store() node on top of it. Each stored address at or above the entry
 // sp must still hold what it held (zero).
 std::string memoryAboveSpChanged(const mips::Target& t, const std::array<uint64_t, 32>& entry,
-                                 const mips::MachineState& now) {
+                                 const patchcheck::MachineState& now) {
   uint64_t sp = t.is64() ? entry[29] : uint64_t(int64_t(int32_t(uint32_t(entry[29]))));
   z3::expr m = now.memory;
   while (m.is_app() && m.decl().decl_kind() == Z3_OP_STORE) {
@@ -47,7 +47,7 @@ std::string memoryAboveSpChanged(const mips::Target& t, const std::array<uint64_
 
 // The contract of the trampoline entry the pass reached (EntryRules.h).
 std::string contractBroken(const EntryRule& e, const mips::Target& t, const std::array<uint64_t, 32>& entry,
-                           const mips::MachineState& now, uint64_t resume) {
+                           const patchcheck::MachineState& now, uint64_t resume) {
   uint64_t mask = widthMask(t);
   auto value = [&](unsigned r) { return mips::concreteValue(now.reg(r)).value_or(~0ull); };
   std::vector<unsigned> except{e.resume};
@@ -68,7 +68,7 @@ std::string contractBroken(const EntryRule& e, const mips::Target& t, const std:
   return liveRegistersChanged(t, entry, now, except);
 }
 
-std::string conditionsFail(const patchcheck::OutcomeSpec& o, const mips::Target& t, const mips::MachineState& now) {
+std::string conditionsFail(const patchcheck::OutcomeSpec& o, const mips::Target& t, const patchcheck::MachineState& now) {
   for (const auto& c : o.with) {
     auto r = mips::parseGpr(c.reg, t.abi);
     if (!r) return "unknown register " + c.reg;
@@ -87,7 +87,7 @@ bool liveAtEntry(unsigned r, mips::Abi abi) {
 }
 
 Judgement judge(const patchcheck::BehaviourSpec& allowed, const Exit& at, const mips::Target& t,
-                const std::array<uint64_t, 32>& entry, const mips::MachineState& now,
+                const std::array<uint64_t, 32>& entry, const patchcheck::MachineState& now,
                 const std::vector<EntryRule>& entries, uint64_t resume) {
   using Kind = patchcheck::OutcomeSpec::Kind;
   Judgement j;

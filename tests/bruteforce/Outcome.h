@@ -36,7 +36,7 @@ struct Judgement {
 // `entries`: every trampoline entry of the spec; `resume`: F's body start,
 // where a trampoline must resume the site.
 Judgement judge(const patchcheck::BehaviourSpec& allowed, const Exit&, const mips::Target&,
-                const std::array<uint64_t, 32>& entry, const mips::MachineState& now,
+                const std::array<uint64_t, 32>& entry, const patchcheck::MachineState& now,
                 const std::vector<EntryRule>& entries, uint64_t resume);
 
 // Live at a function's entry (FACTS.md register list): arguments a0-a3

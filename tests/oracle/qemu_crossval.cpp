@@ -225,9 +225,9 @@ class SequenceMaker {
   void make(Case& cs, std::set<Op>& used) {
     MachineState s(c_, t_);
     s.concrete = true;
-    for (unsigned r = 1; r < 32; ++r) s.gpr[r] = c_.bv_val(cs.gpr[r], t_.gprBits());
-    s.hi = c_.bv_val(cs.hi, t_.gprBits());
-    s.lo = c_.bv_val(cs.lo, t_.gprBits());
+    for (unsigned r = 1; r < 32; ++r) s.regs[r] = c_.bv_val(cs.gpr[r], t_.gprBits());
+    s.regs[reg::hi] = c_.bv_val(cs.hi, t_.gprBits());
+    s.regs[reg::lo] = c_.bv_val(cs.lo, t_.gprBits());
     uint64_t region = regionAddress(cs.region);
     for (unsigned i = 0; i < kScratch; ++i)
       s.memory = z3::store(s.memory, c_.bv_val(region + i, 64), c_.bv_val(cs.scratch[i], 8));
@@ -252,7 +252,7 @@ class SequenceMaker {
       }
       MachineState trial = s;
       trial.store(c_.bv_val(pc, 64), c_.bv_val(w, 32), 4);
-      StepEffect e = execute(trial, fetchWord(c_, w, t_.isa), c_.bv_val(pc, 64));
+      StepEffect e = execute(trial, decodedWord(c_, w, t_.isa), c_.bv_val(pc, 64));
       bool faults = false;
       for (const Fault& f : e.faults) {
         auto v = concreteValue(f.when);

@@ -6,6 +6,8 @@
 
 #include "model/mips/AbiModel.h"
 
+using patchcheck::AbiModel;
+using patchcheck::MachineState;
 using namespace patchcheck::mips;
 
 namespace {
@@ -13,7 +15,7 @@ bool contains(const std::vector<unsigned>& v, unsigned r) { return std::find(v.b
 }
 
 TEST_CASE("argument, callee-saved and dead registers per ABI", "[model_abi]") {
-  AbiModel o32 = AbiModel::of(Abi::O32), n64 = AbiModel::of(Abi::N64), n32 = AbiModel::of(Abi::N32);
+  const AbiModel &o32 = abiModel(Abi::O32), &n64 = abiModel(Abi::N64), &n32 = abiModel(Abi::N32);
   CHECK(o32.arguments == std::vector<unsigned>{4, 5, 6, 7});
   CHECK(n64.arguments == std::vector<unsigned>{4, 5, 6, 7, 8, 9, 10, 11});
   CHECK(n32.arguments == n64.arguments);
@@ -40,7 +42,7 @@ TEST_CASE("an external call havocs caller-saved state and memory below sp", "[mo
   Target t{Isa::Mips64R2, Endian::Big, Abi::N64};
   MachineState before = MachineState::symbolic(c, t, "in.");
   MachineState after = before;
-  callExternal(after, AbiModel::of(Abi::N64), "tracer", 1);
+  callExternal(after, "tracer", 1);
   z3::expr sp = before.reg(29);
   auto provable = [&](const z3::expr& claim) {
     z3::solver s(c);
@@ -61,15 +63,15 @@ TEST_CASE("entry assumptions: stack alignment, n32 pointers", "[model_abi]") {
   Target n32{Isa::Mips64R2, Endian::Big, Abi::N32};
   MachineState st = MachineState::symbolic(c, n32, "in.");
   z3::solver s(c);
-  s.add(AbiModel::of(Abi::N32).entryAssumptions(st));
+  s.add(entryAssumptions(st));
   s.add(st.reg(29) == c.bv_val(uint64_t(0x7fff0008), 64));  // 8-byte aligned only
   CHECK(s.check() == z3::unsat);
   z3::solver s2(c);
-  s2.add(AbiModel::of(Abi::N32).entryAssumptions(st));
+  s2.add(entryAssumptions(st));
   s2.add(st.reg(29) == c.bv_val(uint64_t(0x000000007fff0010ull), 64));
   CHECK(s2.check() == z3::sat);
   z3::solver s3(c);
-  s3.add(AbiModel::of(Abi::N32).entryAssumptions(st));
+  s3.add(entryAssumptions(st));
   s3.add(st.reg(29) == c.bv_val(uint64_t(0x0000000080000010ull), 64));  // not sign-extended
   CHECK(s3.check() == z3::unsat);
 }

@@ -6,6 +6,11 @@
 
 #include "model/mips/Concrete.h"
 
+using patchcheck::Cpu;
+using patchcheck::Fault;
+using patchcheck::FaultKind;
+using patchcheck::Instruction;
+using patchcheck::MachineState;
 using namespace patchcheck::mips;
 
 namespace {
@@ -37,14 +42,14 @@ TEST_CASE("an interrupt in a delay slot re-executes the branch, which reads rs a
   REQUIRE(!r.faults.empty());
   CHECK(r.faults[0].kind == FaultKind::Unpredictable);
   Cpu cpu(MachineState(c, m32), c.bv_val(0x1000, 64));
-  cpu.state.gpr[at] = c.bv_val(0x2000, 32);
-  cpu.step(fetchWord(c, 0x00200809, m32.isa));
+  cpu.state.regs[at] = c.bv_val(0x2000, 32);
+  cpu.step(fetchWord(c, 0x00200809));
   REQUIRE(cpu.inDelaySlot());
   cpu.interrupt();
   CHECK(*concreteValue(cpu.pc) == 0x1000);
   CHECK(!cpu.slot);
-  cpu.step(fetchWord(c, 0x00200809, m32.isa));
-  cpu.step(fetchWord(c, 0x24420001, m32.isa));
+  cpu.step(fetchWord(c, 0x00200809));
+  cpu.step(fetchWord(c, 0x24420001));
   CHECK(*concreteValue(cpu.pc) == 0x1008);
 }
 
@@ -55,14 +60,14 @@ TEST_CASE("R6 forbidden slot: a CTI after a not-taken compact branch is reserved
   const uint32_t beqzc = 0xd8800002, bc = 0xc8000000;
   for (uint64_t a0v : {0ull, 1ull}) {
     Cpu cpu(MachineState(c, r6), c.bv_val(0x1000, 64));
-    cpu.state.gpr[a0] = c.bv_val(a0v, 64);
-    cpu.step(fetchWord(c, beqzc, r6.isa));
+    cpu.state.regs[a0] = c.bv_val(a0v, 64);
+    cpu.step(fetchWord(c, beqzc));
     if (a0v == 0) {
       CHECK(*concreteValue(cpu.pc) == 0x100c);  // taken: no forbidden slot
       CHECK(!cpu.slot);
     } else {
       CHECK(*concreteValue(cpu.pc) == 0x1004);
-      auto faults = cpu.step(fetchWord(c, bc, r6.isa));
+      auto faults = cpu.step(fetchWord(c, bc));
       REQUIRE(faults.size() == 1);
       CHECK(faults[0].kind == FaultKind::ReservedInstruction);
       CHECK(faults[0].when.is_true());
@@ -71,9 +76,9 @@ TEST_CASE("R6 forbidden slot: a CTI after a not-taken compact branch is reserved
   // A symbolic condition: the fault condition is "not taken".
   MachineState st = MachineState::symbolic(c, r6, "in.");
   Cpu cpu(st, c.bv_val(0x1000, 64));
-  cpu.step(fetchWord(c, beqzc, r6.isa));
+  cpu.step(fetchWord(c, beqzc));
   REQUIRE(cpu.branchUnsettled());
-  auto faults = cpu.step(fetchWord(c, bc, r6.isa));
+  auto faults = cpu.step(fetchWord(c, bc));
   REQUIRE(faults.size() == 1);
   z3::solver sol(c);
   sol.add(faults[0].when && st.reg(a0) == 0);
@@ -87,21 +92,21 @@ TEST_CASE("symbolic branches settle by forking", "[model_cpu]") {
   // 0x1000: beql a0, zero, +3 ; delay slot: addiu v0, v0, 1
   for (bool taken : {false, true}) {
     Cpu cpu(st, c.bv_val(0x1000, 64));
-    cpu.step(fetchWord(c, 0x50800003, m32.isa));
-    REQUIRE(cpu.likelyUnsettled());
-    CHECK_THROWS(cpu.step(fetchWord(c, 0x24420001, m32.isa)));
-    cpu.settleLikely(taken);
+    cpu.step(fetchWord(c, 0x50800003));
+    REQUIRE(cpu.branchUnsettled());
+    CHECK_THROWS(cpu.step(fetchWord(c, 0x24420001)));
+    cpu.settleBranch(taken);
     if (!taken) {
       CHECK(*concreteValue(cpu.pc) == 0x1008);
       continue;
     }
-    cpu.step(fetchWord(c, 0x24420001, m32.isa));
+    cpu.step(fetchWord(c, 0x24420001));
     CHECK(*concreteValue(cpu.pc) == 0x1010);
   }
   // Without settling, a delayed branch leaves an if-then-else pc.
   Cpu cpu(st, c.bv_val(0x1000, 64));
-  cpu.step(fetchWord(c, 0x10800003, m32.isa));  // beq a0, zero, +3
-  cpu.step(fetchWord(c, 0, m32.isa));
+  cpu.step(fetchWord(c, 0x10800003));  // beq a0, zero, +3
+  cpu.step(fetchWord(c, 0));
   z3::solver sol(c);
   sol.add(cpu.pc != z3::ite(st.reg(a0) == 0, c.bv_val(0x1010, 64), c.bv_val(0x1008, 64)));
   CHECK(sol.check() == z3::unsat);

@@ -3,7 +3,7 @@
 
 #include "model/TermPrinter.h"
 
-using namespace patchcheck::mips;
+using patchcheck::printTerm;
 
 TEST_CASE("terms print as infix with hex numerals", "[model_printer]") {
   z3::context c;

@@ -99,10 +99,10 @@ TEST_CASE("jalr rd == rs is UNPREDICTABLE; the target is read before the link", 
   // The register effects are those of the non-faulting reading: jump to the
   // old t1, t1 = the return address.
   MachineState st(c, m32);
-  st.gpr[t1] = c.bv_val(0x2000, 32);
+  st.regs[t1] = c.bv_val(0x2000, 32);
   Cpu cpu(st, c.bv_val(0x1000, 64));
-  cpu.step(fetchWord(c, 0x01204809, Isa::Mips32R2));
-  cpu.step(fetchWord(c, 0, Isa::Mips32R2));
+  cpu.step(fetchWord(c, 0x01204809));
+  cpu.step(fetchWord(c, 0));
   CHECK(*concreteValue(cpu.pc) == 0x2000);
   CHECK(*concreteValue(cpu.state.reg(t1)) == 0x1008);
 }
@@ -113,15 +113,15 @@ TEST_CASE("jal and j reach only the 256 MB region of the delay slot", "[model_se
   // index 0x10 means 0x10000040, not 0x00000040.
   mips::Target m32 = target(Isa::Mips32R2);
   Cpu cpu(MachineState(c, m32), c.bv_val(0x0ffffffc, 64));
-  cpu.step(fetchWord(c, 0x0c000010, Isa::Mips32R2));
+  cpu.step(fetchWord(c, 0x0c000010));
   CHECK(*concreteValue(cpu.state.reg(31)) == 0x10000004ull);
-  cpu.step(fetchWord(c, 0, Isa::Mips32R2));
+  cpu.step(fetchWord(c, 0));
   CHECK(*concreteValue(cpu.pc) == 0x10000040ull);
   // 64-bit kernel addresses: CKSEG0 region of the delay slot.
   mips::Target m64 = target(Isa::Mips64R2);
   Cpu cpu64(MachineState(c, m64), c.bv_val(uint64_t(0xffffffff80001000ull), 64));
-  cpu64.step(fetchWord(c, 0x08000010, Isa::Mips64R2));  // j index 0x10
-  cpu64.step(fetchWord(c, 0, Isa::Mips64R2));
+  cpu64.step(fetchWord(c, 0x08000010));  // j index 0x10
+  cpu64.step(fetchWord(c, 0));
   CHECK(*concreteValue(cpu64.pc) == 0xffffffff80000040ull);
 }
 
@@ -289,10 +289,10 @@ TEST_CASE("privileged instructions are reported as side effects", "[model_semant
   z3::context c;
   mips::Target m64 = target(Isa::Mips64R2);
   MachineState st(c, m64);
-  st.gpr[a0] = c.bv_val(uint64_t(0xffffffff80001000ull), 64);
+  st.regs[a0] = c.bv_val(uint64_t(0xffffffff80001000ull), 64);
   auto words = assembleWords("cache 0x15, 8($4)\n sync\n synci 0($4)\n mtc0 $4, $12\n", m64);
   z3::expr pc = c.bv_val(0x1000, 64);
-  for (uint32_t w : words) execute(st, fetchWord(c, w, m64.isa), pc);
+  for (uint32_t w : words) execute(st, decodedWord(c, w, m64.isa), pc);
   REQUIRE(st.effects.size() == 4);
   CHECK(st.effects[0].what == "cache 0x15");
   CHECK(*concreteValue(st.effects[0].address) == 0xffffffff80001008ull);
@@ -306,9 +306,9 @@ TEST_CASE("32-bit ISAs form sign-extended addresses", "[model_semantics]") {
   z3::context c;
   mips::Target m32 = target(Isa::Mips32R2);
   MachineState st(c, m32);
-  st.gpr[a1] = c.bv_val(0x80001000u, 32);
+  st.regs[a1] = c.bv_val(0x80001000u, 32);
   st.memory = z3::store(st.memory, c.bv_val(uint64_t(0xffffffff80001004ull), 64), c.bv_val(0x5a, 8));
-  execute(st, fetchWord(c, 0x90a20004, m32.isa), c.bv_val(uint64_t(0), 64));  // lbu v0, 4(a1)
+  execute(st, decodedWord(c, 0x90a20004, m32.isa), c.bv_val(uint64_t(0), 64));  // lbu v0, 4(a1)
   CHECK(*concreteValue(st.reg(v0)) == 0x5a);
   // 0x7ffffffc + 8 wraps to 0x80000004, i.e. 0xffffffff80000004.
   CHECK(*concreteValue(st.normalize(c.bv_val(uint64_t(0x7ffffffc), 64) + c.bv_val(uint64_t(8), 64))) ==
@@ -334,8 +334,8 @@ TEST_CASE("sc succeeds only after ll, and not after an interrupt", "[model_seman
   CHECK(*r.byte(0x103) == 41);
   // Symbolically, an implementation may fail sc even with LLbit set.
   MachineState st = MachineState::symbolic(c, m32, "in.");
-  st.llbit = c.bool_val(true);
-  execute(st, fetchWord(c, 0xe0a20000, m32.isa), c.bv_val(uint64_t(0x1000), 64));
+  st.regs[reg::llbit] = c.bool_val(true);
+  execute(st, decodedWord(c, 0xe0a20000, m32.isa), c.bv_val(uint64_t(0x1000), 64));
   CHECK(!concreteValue(st.reg(v0)));
 }
 
@@ -345,7 +345,7 @@ TEST_CASE("the symbolic entry state names every value", "[model_semantics]") {
   CHECK(st.reg(0).is_numeral());
   CHECK(st.reg(a0).to_string() == "in.a0");
   CHECK(st.reg(29).to_string() == "in.sp");
-  CHECK(st.hi.to_string() == "in.hi");
+  CHECK(st.reg(reg::hi).to_string() == "in.hi");
   MachineState o32 = MachineState::symbolic(c, target(Isa::Mips32R2), "in.");
   CHECK(o32.reg(8).to_string() == "in.t0");
   CHECK(o32.reg(8).get_sort().bv_size() == 32);

@@ -1,0 +1,27 @@
+#include "model/IsaModel.h"
+
+#include <stdexcept>
+
+#include "encoder/Isa.h"
+
+// One `PATCHCHECK_ISA_MODEL(name)` line per model folder, written by CMake.
+#define PATCHCHECK_ISA_MODEL(ns) \
+  namespace patchcheck::ns { const ::patchcheck::IsaModel& model(); }
+#include "IsaModels.inc"
+#undef PATCHCHECK_ISA_MODEL
+
+namespace patchcheck {
+
+const IsaModel& modelOf(const Target& t) {
+#define PATCHCHECK_ISA_MODEL(ns) &ns::model(),
+  static const IsaModel* const all[] = {
+#include "IsaModels.inc"
+  };
+#undef PATCHCHECK_ISA_MODEL
+  std::string_view family = t.isa ? t.isa->family() : "";
+  for (const IsaModel* m : all)
+    if (m->family() == family) return *m;
+  throw std::logic_error("no model for " + std::string(family) + " (model/<isa>/Model.cpp)");
+}
+
+}  // namespace patchcheck
