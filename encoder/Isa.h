@@ -8,7 +8,9 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <variant>
 
+#include "encoder/Assembly.h"
 #include "encoder/Target.h"
 
 namespace patchcheck {
@@ -29,6 +31,19 @@ class IsaPlugin {
   // and operands): `value` holds its `bytes` bytes as the plug-in reads
   // them (MIPS: the 32-bit word); `address` is where it lies.
   virtual std::string disassemble(uint64_t value, unsigned bytes, uint64_t address, const Target&) const = 0;
+
+  // GNU-syntax assembly for options.target: one Unit per instruction or
+  // data directive, or the errors with file:line:column.
+  virtual std::variant<Program, Diagnostics> assemble(std::string_view source, const std::string& file,
+                                                      const AssemblyOptions&) const = 0;
+  // A unit of this plug-in's assembly as a Z3 term over the symbols.
+  virtual SymbolicUnit symbolic(const Unit&, const Target&, z3::context&, const SymbolTerm&) const = 0;
+  // How the unit's address-dependent field is formed; nothing for a
+  // concrete unit.
+  virtual std::optional<Relocation> relocation(const Unit&) const = 0;
+  // The instruction table as text, one row per line: a certificate holds
+  // its hash, so a table made with another encoding table is refused.
+  virtual std::string tableText() const = 0;
 
  protected:
   IsaPlugin() = default;

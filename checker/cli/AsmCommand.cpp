@@ -8,8 +8,8 @@
 #include "checker/cli/Commands.h"
 #include "checker/cli/TargetOptions.h"
 #include "checker/report/AtomicFile.h"
-#include "encoder/mips/Assembler.h"
-#include "encoder/mips/Printer.h"
+#include "checker/cli/Input.h"
+#include "encoder/Isa.h"
 
 namespace patchcheck {
 namespace {
@@ -31,20 +31,17 @@ std::string hex8(uint32_t w) {
 }
 
 int runAsm(const AsmArgs& a) {
-  mips::AssemblyOptions opt;
-  Target t = a.target.over(defaultTarget());
-  if (auto p = t.problem()) {
-    std::cerr << "<command line>: error: " << *p << "\n";
-    return 2;
-  }
-  opt.target = t;
+  AssemblyOptions opt;
+  auto t = commandTarget(a.target);
+  if (!t) return 2;
+  opt.target = *t;
   opt.allowUnpredictable = a.allowUnpredictable;
   auto base = parseAddress(a.base);
   if (!base) {
     std::cerr << "<command line>: error: --base '" << a.base << "' is not an address\n";
     return 2;
   }
-  opt.base = mips::Value::constant(int64_t(*base));
+  opt.base = Value::constant(int64_t(*base));
   for (const std::string& s : a.syms) {
     size_t eq = s.find('=');
     auto v = eq == std::string::npos ? std::nullopt : parseAddress(s.substr(eq + 1));
@@ -54,53 +51,51 @@ int runAsm(const AsmArgs& a) {
     }
     opt.symbols[s.substr(0, eq)] = *v;
   }
-  std::string text, name = a.file == "-" ? "<stdin>" : a.file;
-  if (a.file == "-") {
-    text.assign(std::istreambuf_iterator<char>(std::cin), {});
-  } else {
-    std::ifstream in(a.file, std::ios::binary);
-    if (!in) {
-      std::cerr << a.file << ": error: cannot read file\n";
-      return 2;
-    }
-    text.assign(std::istreambuf_iterator<char>(in), {});
-  }
-  auto assembled = mips::assemble(text, name, opt);
+  auto source = readSource(a.file);
+  if (!source) return 2;
+  auto assembled = t->isa->assemble(source->text, source->name, opt);
   if (auto* errs = std::get_if<Diagnostics>(&assembled)) {
     for (const auto& d : *errs) std::cerr << d.str() << "\n";
     return 2;
   }
-  const auto& assembly = std::get<mips::Assembly>(assembled);
-  auto words = mips::concreteWords(assembly);
-  if (auto* errs = std::get_if<Diagnostics>(&words)) {
-    for (const auto& d : *errs) std::cerr << d.str() << "\n";
-    return 2;
+  const Program& assembly = std::get<Program>(assembled);
+  Diagnostics errs;
+  std::vector<uint32_t> ws;
+  for (const Unit& u : assembly.units) {
+    if (!u.isConcrete()) {
+      auto r = t->isa->relocation(u);
+      errs.push_back({u.where, "'" + u.source + "' depends on '" + (r ? r->value.symbol : std::string("?")) +
+                                   "', which has no concrete address (give it with --sym)"});
+    }
+    ws.push_back(uint32_t(u.bits));
   }
-  const auto& ws = std::get<std::vector<uint32_t>>(words);
+  for (const auto& d : errs) std::cerr << d.str() << "\n";
+  if (!errs.empty()) return 2;
   std::ostringstream out;
   if (a.format == "hex") {
     for (uint32_t w : ws) out << hex8(w) << "\n";
   } else if (a.format == "c") {
     out << "/* " << opt.target.str() << " */\n";
     for (size_t i = 0; i < ws.size(); ++i)
-      out << "0x" << hex8(ws[i]) << ",  /* " << assembly.words[i].source << " */\n";
+      out << "0x" << hex8(ws[i]) << ",  /* " << assembly.units[i].source << " */\n";
   } else if (a.format == "json") {
     nlohmann::json j;
     j["target"] = opt.target.str();
     j["words"] = nlohmann::json::array();
     for (size_t i = 0; i < ws.size(); ++i) {
-      uint64_t addr = uint64_t(assembly.words[i].address.addend);
+      const Unit& u = assembly.units[i];
+      uint64_t addr = uint64_t(u.address.addend);
       j["words"].push_back({{"address", addr},
                             {"word", "0x" + hex8(ws[i])},
-                            {"text", mips::disassemble(ws[i], addr, opt.target)},
-                            {"source", assembly.words[i].source},
-                            {"line", assembly.words[i].where.line}});
+                            {"text", t->isa->disassemble(ws[i], u.bytes, addr, *t)},
+                            {"source", u.source},
+                            {"line", u.where.line}});
     }
     out << j.dump(2) << "\n";
   } else {  // bin: the bytes as the target's memory holds them
     for (uint32_t w : ws)
       for (int i = 0; i < 4; ++i) {
-        int shift = opt.target.endian == mips::Endian::Big ? 24 - 8 * i : 8 * i;
+        int shift = t->endian == Endian::Big ? 24 - 8 * i : 8 * i;
         out.put(char((w >> shift) & 0xff));
       }
   }

@@ -5,7 +5,8 @@
 
 #include "checker/cli/Commands.h"
 #include "checker/cli/TargetOptions.h"
-#include "encoder/mips/Printer.h"
+#include "checker/cli/Input.h"
+#include "encoder/Isa.h"
 
 namespace patchcheck {
 namespace {
@@ -18,11 +19,9 @@ struct DisasmArgs {
 };
 
 int runDisasm(const DisasmArgs& a) {
-  Target t = a.target.over(defaultTarget());
-  if (auto p = t.problem()) {
-    std::cerr << "<command line>: error: " << *p << "\n";
-    return 2;
-  }
+  auto target = commandTarget(a.target);
+  if (!target) return 2;
+  const Target& t = *target;
   auto base = parseAddress(a.base);
   if (!base) {
     std::cerr << "<command line>: error: --base '" << a.base << "' is not an address\n";
@@ -44,7 +43,7 @@ int runDisasm(const DisasmArgs& a) {
       uint32_t w = 0;
       for (int k = 0; k < 4; ++k) {
         uint32_t b = uint8_t(bytes[i + k]);
-        w |= t.endian == mips::Endian::Big ? b << (24 - 8 * k) : b << (8 * k);
+        w |= t.endian == Endian::Big ? b << (24 - 8 * k) : b << (8 * k);
       }
       words.push_back(w);
     }
@@ -69,7 +68,7 @@ int runDisasm(const DisasmArgs& a) {
     char head[64];
     if (t.wide()) snprintf(head, sizeof head, "%016llx: %08x  ", (unsigned long long)addr, w);
     else snprintf(head, sizeof head, "%08llx: %08x  ", (unsigned long long)(addr & 0xffffffff), w);
-    std::string text = mips::disassemble(w, addr, t);
+    std::string text = t.isa->disassemble(w, 4, addr, t);
     for (char& c : text)
       if (c == '\t') c = ' ';
     std::cout << head << text << "\n";

@@ -13,19 +13,15 @@
 
 #include "checker/cli/Commands.h"
 #include "checker/cli/TargetOptions.h"
-#include "encoder/mips/Assembler.h"
+#include "checker/cli/Input.h"
 #include "encoder/Hex.h"
-#include "encoder/mips/Printer.h"
-#include "encoder/mips/Registers.h"
-#include "encoder/mips/SymbolicWord.h"
+#include "encoder/Isa.h"
 #include "model/Cpu.h"
 #include "model/IsaModel.h"
 #include "model/TermPrinter.h"
 
 namespace patchcheck {
 namespace {
-
-using namespace mips;
 
 struct RunArgs {
   TargetOptions target;
@@ -190,13 +186,11 @@ std::vector<MemoryWrite> memoryWrites(const MachineState& final, const z3::expr&
 
 int runSnippet(const RunArgs& a) {
   AssemblyOptions opt;
-  patchcheck::Target t = a.target.over(defaultTarget());
-  if (auto problem = t.problem()) {
-    std::cerr << "<command line>: error: " << *problem << "\n";
-    return 2;
-  }
+  auto target = commandTarget(a.target);
+  if (!target) return 2;
+  const Target& t = *target;
   opt.target = t;
-  uint64_t base = opt.target.is64() ? 0xffffffff80100000ull : 0x80100000ull;
+  uint64_t base = t.wide() ? 0xffffffff80100000ull : 0x80100000ull;
   if (!a.base.empty()) {
     auto b = parseAddress(a.base);
     if (!b) {
@@ -217,51 +211,41 @@ int runSnippet(const RunArgs& a) {
   }
   for (const std::string& s : a.symbolic) opt.symbolic.insert(s);
 
-  std::string text;
-  std::string fileName = a.file == "-" ? "<stdin>" : a.file;
-  if (a.file == "-") {
-    text.assign(std::istreambuf_iterator<char>(std::cin), {});
-  } else {
-    std::ifstream in(a.file, std::ios::binary);
-    if (!in) {
-      std::cerr << a.file << ": error: cannot read file\n";
-      return 2;
-    }
-    text.assign(std::istreambuf_iterator<char>(in), {});
-  }
-  auto assembled = assemble(text, fileName, opt);
+  auto source = readSource(a.file);
+  if (!source) return 2;
+  auto assembled = t.isa->assemble(source->text, source->name, opt);
   if (auto* errs = std::get_if<Diagnostics>(&assembled)) {
     for (const auto& d : *errs) std::cerr << d.str() << "\n";
     return 2;
   }
-  const Assembly& assembly = std::get<Assembly>(assembled);
-  if (assembly.words.empty()) {
-    std::cerr << fileName << ": error: no instructions to run\n";
+  const Program& assembly = std::get<Program>(assembled);
+  if (assembly.units.empty()) {
+    std::cerr << source->name << ": error: no instructions to run\n";
     return 2;
   }
 
   z3::context c;
   // 32-bit ISAs form sign-extended 32-bit addresses: a symbol is a 32-bit
   // unknown there, so the snippet's base is too.
-  bool wide = opt.target.is64();
+  bool wide = t.wide();
   SymbolTerm symbol = [&c, wide](const std::string& n) {
     z3::expr s = c.bv_const(("sym." + n).c_str(), wide ? 64 : 32);
     return wide ? s : z3::sext(s, 32);
   };
   uint64_t start = wide ? base : uint64_t(int64_t(int32_t(uint32_t(base))));
   Snippet snippet{start, {}, {}, {}};
-  for (const AssembledWord& w : assembly.words) {
+  for (const Unit& w : assembly.units) {
     if (w.isConcrete()) {
-      snippet.words.push_back(Instruction{c.bv_val(w.bits, 32), w.bits, 4});
+      snippet.words.push_back(Instruction{c.bv_val(w.bits, 8 * w.bytes), w.bits, w.bytes});
     } else {
-      SymbolicWord sw = symbolicWord(w, opt.target, c, symbol);
-      snippet.words.push_back(Instruction{sw.word, sw.knownBits, 4});
+      SymbolicUnit sw = t.isa->symbolic(w, t, c, symbol);
+      snippet.words.push_back(Instruction{sw.term, sw.knownBits, w.bytes});
       snippet.validity.insert(snippet.validity.end(), sw.conditions.begin(), sw.conditions.end());
     }
     snippet.text.push_back(w.where.file + ":" + std::to_string(w.where.line) + ": " + w.source);
   }
 
-  MachineState entry = MachineState::symbolic(c, opt.target, "in.");
+  MachineState entry = MachineState::symbolic(c, t, "in.");
   const IsaModel& isa = modelOf(t);
   if (a.assumeAbi) snippet.validity.push_back(isa.entryAssumptions(entry));
   Explorer explorer(c, snippet, a.maxSteps);

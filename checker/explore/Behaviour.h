@@ -12,7 +12,7 @@
 
 #include "checker/spec/Spec.h"
 #include "checker/spec/TrampolineContract.h"
-#include "model/mips/AbiModel.h"
+#include "model/AbiModel.h"
 #include "model/MachineState.h"
 
 namespace patchcheck {

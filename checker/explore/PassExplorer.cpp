@@ -557,7 +557,7 @@ class Explorer {
     c.observers = obs;
     unsigned landed = ~0u;
     for (const auto& o : obs) landed = std::min(landed, s_.fetch->landed(o));
-    c.events.push_back(Event{Event::Kind::Fetch, i, names, c.cpu.pc, img->symbolic.word, img, false, landed, std::nullopt});
+    c.events.push_back(Event{Event::Kind::Fetch, i, names, c.cpu.pc, img->symbolic.term, img, false, landed, std::nullopt});
     if (c.inBody && i >= siteWords() && !img->sameAs(s_.versions[i][0])) {
       std::string orig = s_.versions[i][0].source, now = img->source;
       unsigned bodyIndex = i - siteWords();

@@ -6,17 +6,17 @@
 #include "checker/explore/Trampolines.h"
 #include "checker/spec/Regions.h"
 #include "checker/spec/SpecTarget.h"
-#include "encoder/mips/Assembler.h"
+#include "encoder/Isa.h"
 #include "encoder/Hex.h"
 #include "model/IsaModel.h"
 
 namespace patchcheck {
 
-Instruction WordImage::fetched() const { return Instruction{symbolic.word, symbolic.knownBits, 4}; }
+Instruction WordImage::fetched() const { return Instruction{symbolic.term, symbolic.knownBits, assembled.bytes}; }
 
 bool WordImage::sameAs(const WordImage& o) const {
   return symbolic.knownMask == o.symbolic.knownMask && symbolic.knownBits == o.symbolic.knownBits &&
-         z3::eq(symbolic.word, o.symbolic.word);
+         z3::eq(symbolic.term, o.symbolic.term);
 }
 
 namespace {
@@ -103,7 +103,7 @@ std::variant<SiteInstance, Diagnostics> SiteInstance::make(const Spec& spec, con
       errs.insert(errs.end(), e->begin(), e->end());
       continue;
     }
-    const auto& words = std::get<mips::Assembly>(a).words;
+    const auto& words = std::get<Program>(a).units;
     std::vector<WordImage> images;
     for (size_t i = 0; i < words.size(); ++i)
       images.push_back(s.image(words[i], i < spec.words ? st.words[i].text : spec.body[i - spec.words].text));
@@ -211,15 +211,15 @@ z3::expr SiteInstance::wordAddress(unsigned i) const {
   return symbols_.at(spec_->function) + ctx_->bv_val(uint64_t(4) * i, 64);
 }
 
-WordImage SiteInstance::image(const mips::AssembledWord& w, const std::string& source) const {
+WordImage SiteInstance::image(const Unit& w, const std::string& source) const {
   auto term = [this](const std::string& n) { return symbols_.at(n); };
-  return WordImage{w, mips::symbolicWord(w, target_, *ctx_, term), source};
+  return WordImage{w, target_.isa->symbolic(w, target_, *ctx_, term), source};
 }
 
 std::variant<WordImage, Diagnostics> SiteInstance::interim(const WordSpec& w, unsigned index) const {
   auto a = assembleWord(*spec_, w, index, target_);
   if (auto* e = std::get_if<Diagnostics>(&a)) return *e;
-  return image(std::get<mips::AssembledWord>(a), w.text);
+  return image(std::get<Unit>(a), w.text);
 }
 
 std::string SiteInstance::describeSymbols() const {

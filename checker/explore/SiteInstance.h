@@ -15,16 +15,15 @@
 #include "checker/explore/TrampolineRun.h"
 #include "checker/explore/TrampolineSite.h"
 #include "checker/spec/Spec.h"
-#include "encoder/mips/Assembly.h"
-#include "encoder/mips/SymbolicWord.h"
+#include "encoder/Assembly.h"
 #include "model/Instruction.h"
 
 namespace patchcheck {
 
 // One version of one word as the CPU may fetch it.
 struct WordImage {
-  mips::AssembledWord assembled;
-  mips::SymbolicWord symbolic;
+  Unit assembled;
+  SymbolicUnit symbolic;
   std::string source;  // spec text
 
   Instruction fetched() const;
@@ -70,7 +69,7 @@ class SiteInstance {
 
  private:
   SiteInstance(const Spec& s, const Target& t, z3::context& c) : spec_(&s), target_(t), ctx_(&c) {}
-  WordImage image(const mips::AssembledWord&, const std::string& source) const;
+  WordImage image(const Unit&, const std::string& source) const;
   void assume(const z3::expr&, const SourceLocation&, const std::string& what);
   Diagnostics checkPlacement();
 

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "checker/spec/Spec.h"
-#include "encoder/mips/Target.h"
+#include "encoder/Target.h"
 
 namespace patchcheck {
 

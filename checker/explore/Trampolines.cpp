@@ -9,10 +9,8 @@
 #include "checker/spec/ContractFile.h"
 #include "checker/spec/Regions.h"
 #include "checker/spec/SpecTree.h"
-#include "encoder/mips/Assembler.h"
-#include "encoder/mips/Decoder.h"
-#include "encoder/mips/Registers.h"
-#include "encoder/mips/SymbolicWord.h"
+#include "encoder/Isa.h"
+#include "model/IsaModel.h"
 
 namespace patchcheck {
 namespace {
@@ -153,7 +151,7 @@ class Loader {
   }
 
   void checkNames() {
-    auto known = [&](const std::string& r) { return mips::parseGpr(r, mips::Target(t_).abi).has_value(); };
+    auto known = [&](const std::string& r) { return modelOf(t_).parseRegister(r, t_).has_value(); };
     for (size_t i = 0; i < contract_.entries.size(); ++i) {
       const TrampolineContract& e = contract_.entries[i];
       const SourceLocation& at = contract_.entryWhere[i];
@@ -176,13 +174,13 @@ class Loader {
       return out;
     }
     sourceSha256_ = sha256Hex(*text);
-    mips::AssemblyOptions o;
+    AssemblyOptions o;
     o.target = t_;
-    o.requireLuiReach = true;
+    o.requireKernelReach = true;
     z3::expr b = base().simplify();
     uint64_t fixed = 0;
     bool concreteBase = b.is_numeral() && b.is_numeral_u64(fixed);
-    o.base = concreteBase ? mips::Value::constant(int64_t(fixed)) : mips::Value{symbol_, 0};
+    o.base = concreteBase ? Value::constant(int64_t(fixed)) : Value{symbol_, 0};
     auto add = [&](const std::string& name, const z3::expr& e) {
       if (name == symbol_) return;
       z3::expr s = e.simplify();
@@ -192,7 +190,7 @@ class Loader {
     };
     for (const auto& [name, e] : site_.symbols) add(name, e);
     for (const auto& [name, e] : symbols_) add(name, e);
-    auto assembled = mips::assemble(*text, files_.assembly, o);
+    auto assembled = t_.isa->assemble(*text, files_.assembly, o);
     if (auto* e = std::get_if<Diagnostics>(&assembled)) {
       for (Diagnostic d : *e) {
         d.message += " (for " + t_.str() + ")";
@@ -200,23 +198,23 @@ class Loader {
       }
       return out;
     }
-    const mips::Assembly& a = std::get<mips::Assembly>(assembled);
+    const Program& a = std::get<Program>(assembled);
     auto label = a.labels.find(symbol_);
     if (label == a.labels.end() || !(label->second == o.base))
       errors_.push_back({{files_.assembly, 1, 1}, "the file must define the label '" + symbol_ + "' at its first word"});
-    codeWords_ = a.words.size();
+    codeWords_ = a.units.size();
     addCodeConstraints();
     auto sym = [this](const std::string& n) { return *term(n); };
     std::vector<z3::expr> placement = site_.constraints, conditions;
     placement.insert(placement.end(), constraints_.begin(), constraints_.end());
-    std::vector<std::pair<const mips::AssembledWord*, std::string>> owner;  // the word and why
-    for (const mips::AssembledWord& w : a.words) {
-      mips::SymbolicWord sw = mips::symbolicWord(w, t_, c_, sym);
+    std::vector<std::pair<const Unit*, std::string>> owner;  // the word and why
+    for (const Unit& w : a.units) {
+      SymbolicUnit sw = t_.isa->symbolic(w, t_, c_, sym);
       for (size_t k = 0; k < sw.conditions.size(); ++k) {
         conditions.push_back(sw.conditions[k]);
         owner.push_back({&w, sw.reasons[k]});
       }
-      out.push_back(TrampolineWord{Instruction{sw.word, sw.knownBits, 4},
+      out.push_back(TrampolineWord{Instruction{sw.term, sw.knownBits, w.bytes},
                                    w.source, w.where});
     }
     for (const FailedCondition& f : failingConditions(c_, placement, conditions)) {

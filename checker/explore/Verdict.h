@@ -8,7 +8,7 @@
 
 #include "checker/spec/Evidence.h"
 #include "checker/spec/Spec.h"
-#include "encoder/mips/Target.h"
+#include "encoder/Target.h"
 
 namespace patchcheck {
 

@@ -1,5 +1,6 @@
 #include "checker/report/Certificate.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -7,22 +8,17 @@
 
 #include "checker/explore/Sha256.h"
 #include "checker/spec/SpecTree.h"
-#include "encoder/mips/InstructionTable.h"
+#include "encoder/Isa.h"
 
 namespace patchcheck {
 namespace fs = std::filesystem;
 
-std::string instructionTableText() {
+std::string instructionTableText(const Spec& spec) {
+  std::vector<const IsaPlugin*> used{spec.target.isa};
+  for (const Target& t : spec.matrix)
+    if (std::find(used.begin(), used.end(), t.isa) == used.end()) used.push_back(t.isa);
   std::string out;
-  for (const mips::InstrDesc& d : mips::instructionTable()) {
-    char row[160];
-    snprintf(row, sizeof row, "%s|op=%u|match=%08x|mask=%08x|isas=%02x|operands=%u,%u,%u,%u|flags=%04x|rule=%u\n",
-             std::string(d.mnemonic).c_str(), unsigned(d.op), d.match, d.mask(), unsigned(d.isas),
-             unsigned(d.operands[0]), unsigned(d.operands[1]), unsigned(d.operands[2]),
-             unsigned(d.operands[3]), unsigned(d.flags),
-             unsigned(d.rule));
-    out += row;
-  }
+  for (const IsaPlugin* isa : used) out += isa->tableText();
   return out;
 }
 
@@ -74,7 +70,7 @@ nlohmann::json certificateInputs(const Spec& spec, unsigned timeoutMs) {
   c["trampolines"] = nlohmann::json::array();
   for (const auto& [symbol, path] : spec.trampolines)
     c["trampolines"].push_back({{"symbol", symbol}, {"path", path}, {"files", trampolineFiles(spec, path)}});
-  c["instruction_table_sha256"] = sha256Hex(instructionTableText());
+  c["instruction_table_sha256"] = sha256Hex(instructionTableText(spec));
   c["tool"] = std::string("patchcheck ") + PATCHCHECK_VERSION;
   c["model"] = {{"fetch", fetchName(spec.model.fetch)},
                 {"line_bytes", spec.model.lineBytes},

@@ -11,8 +11,10 @@
 namespace patchcheck {
 
 // One line per instruction-table row, in table order: every column that
-// decides an encoding or a decode. Its digest changes whenever the table does.
-std::string instructionTableText();
+// decides an encoding or a decode, of each ISA the spec targets (its
+// default target, then its matrix). Its digest changes whenever one of
+// those tables does.
+std::string instructionTableText(const Spec&);
 
 // The digests and options; the verification summary is added by the table.
 nlohmann::json certificateInputs(const Spec&, unsigned timeoutMs);

@@ -7,6 +7,7 @@
 #include "checker/report/Certificate.h"
 #include "checker/spec/SpecTarget.h"
 #include "checker/spec/SpecTree.h"
+#include "encoder/Isa.h"
 
 namespace patchcheck {
 namespace {
@@ -17,52 +18,29 @@ std::string hex32(uint32_t v) {
   return b;
 }
 
-const char* relocKind(mips::Reloc r) {
-  switch (r) {
-    case mips::Reloc::None: return "abs";
-    case mips::Reloc::Hi: return "hi";
-    case mips::Reloc::Lo: return "lo";
-    case mips::Reloc::Higher: return "higher";
-    case mips::Reloc::Highest: return "highest";
-  }
-  return "?";
-}
-
-bool isBranch(mips::Opnd k) { return k == mips::Opnd::Br16 || k == mips::Opnd::Br21 || k == mips::Opnd::Br26; }
-
 // One word: its value, or for a word that depends on an address the fixed
 // bits (opcode, registers: from the instruction table row the assembler
 // chose) and how the address-dependent field is formed.
-nlohmann::json wordJson(const mips::AssembledWord& w, const std::string& text, unsigned index) {
+nlohmann::json wordJson(const Unit& w, const Target& t, const std::string& text, unsigned index) {
   nlohmann::json j{{"index", index}, {"text", text}};
   if (w.isConcrete()) {
-    j["word"] = hex32(w.bits);
+    j["word"] = hex32(uint32_t(w.bits));
     return j;
   }
-  j["fixed"] = hex32(w.bits & ~w.symbolicMask);
-  j["field_mask"] = hex32(w.symbolicMask);
+  j["fixed"] = hex32(uint32_t(w.bits & ~w.symbolicMask));
+  j["field_mask"] = hex32(uint32_t(w.symbolicMask));
   j["field_shift"] = std::countr_zero(w.symbolicMask);
+  auto r = t.isa->relocation(w);
+  if (!r) return j;
   nlohmann::json enc;
-  const mips::Operand* op = nullptr;
-  if (!w.desc) op = &w.operands[0];
-  else
-    for (const mips::Operand& o : w.operands)
-      if (o.kind != mips::Opnd::None && (mips::operandBits(o.kind) & w.symbolicMask)) op = &o;
-  if (!op) return j;
-  enc["symbol"] = op->expr.value.symbol;
-  enc["addend"] = op->expr.value.addend;
-  bool relative = w.desc && (isBranch(op->kind) || op->kind == mips::Opnd::Jump26);
-  if (w.desc && op->kind == mips::Opnd::Jump26) enc["kind"] = "jump26";
-  else if (relative) enc["kind"] = "branch";
-  else enc["kind"] = relocKind(op->expr.reloc);
-  if (relative && enc["kind"] == "branch") {  // offset from the delay slot, wherever the site lies
-    enc["slot_symbol"] = w.address.symbol;
-    enc["slot_addend"] = w.address.addend + 4;
+  enc["symbol"] = r->value.symbol;
+  enc["addend"] = r->value.addend;
+  enc["kind"] = r->kind;
+  if (r->relativeTo) {  // the offset counts from here, wherever the site lies
+    enc["slot_symbol"] = r->relativeTo->symbol;
+    enc["slot_addend"] = r->relativeTo->addend;
   }
-  if (!relative && op->expr.reloc != mips::Reloc::None)
-    enc["text"] = std::string(mips::relocName(op->expr.reloc)) + "(" + op->expr.value.str() + ")";
-  else
-    enc["text"] = op->expr.value.str();
+  enc["text"] = r->text;
   j["encoding"] = enc;
   return j;
 }
@@ -146,9 +124,9 @@ std::variant<nlohmann::json, Diagnostics> patchTable(const Spec& spec, const std
         errs.insert(errs.end(), e->begin(), e->end());
         continue;
       }
-      const auto& asmWords = std::get<mips::Assembly>(a).words;
+      const auto& asmWords = std::get<Program>(a).units;
       nlohmann::json sj{{"name", st.name}, {"behaviour", spec.behaviour.at(st.name).str()}};
-      for (unsigned i = 0; i < spec.words; ++i) words[st.name].push_back(wordJson(asmWords[i], st.words[i].text, i));
+      for (unsigned i = 0; i < spec.words; ++i) words[st.name].push_back(wordJson(asmWords[i], t, st.words[i].text, i));
       sj["words"] = words[st.name];
       for (const StateResult& r : results[ti].states)
         if (r.state == st.name) sj["verification"] = countsJson(r.counts), sj["verification"]["verdict"] = name(r.verdict);
@@ -175,7 +153,7 @@ std::variant<nlohmann::json, Diagnostics> patchTable(const Spec& spec, const std
                 errs.insert(errs.end(), e->begin(), e->end());
                 continue;
               }
-              w = wordJson(std::get<mips::AssembledWord>(a), s.interim->text, s.index);
+              w = wordJson(std::get<Unit>(a), t, s.interim->text, s.index);
               w["interim"] = true;
             } else if (s.index < spec.words) {
               w = words[ts->to][s.index];

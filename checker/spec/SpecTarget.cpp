@@ -4,6 +4,7 @@
 
 #include "checker/spec/Regions.h"
 #include "encoder/Hex.h"
+#include "encoder/Isa.h"
 #include "model/IsaModel.h"
 
 namespace patchcheck {
@@ -15,9 +16,9 @@ std::string isaAbi(const Target& t) {
 
 // Assembles `entries` as one program, one line each, and points every word
 // and error back at its entry in the spec.
-std::variant<mips::Assembly, Diagnostics> assembleLines(const Spec& spec,
+std::variant<Program, Diagnostics> assembleLines(const Spec& spec,
                                                         const std::vector<const WordSpec*>& entries,
-                                                        const mips::AssemblyOptions& options) {
+                                                        const AssemblyOptions& options) {
   std::string program;
   Diagnostics lineErrors;
   for (const WordSpec* w : entries) {
@@ -32,7 +33,7 @@ std::variant<mips::Assembly, Diagnostics> assembleLines(const Spec& spec,
     const WordSpec& w = *entries[at.line - 1];
     return spec.locate(w.where, at.column ? at.column - 1 : 0);
   };
-  auto result = mips::assemble(program, spec.path, options);
+  auto result = options.target.isa->assemble(program, spec.path, options);
   if (auto* errors = std::get_if<Diagnostics>(&result)) {
     for (Diagnostic& d : *errors) {
       d.where = toSpec(d.where);
@@ -47,10 +48,10 @@ std::variant<mips::Assembly, Diagnostics> assembleLines(const Spec& spec,
     }
     return std::move(*errors);
   }
-  auto& assembly = std::get<mips::Assembly>(result);
+  auto& assembly = std::get<Program>(result);
   // A spec entry is exactly one word: no labels-only lines, no `a; b`.
   std::vector<unsigned> perLine(entries.size(), 0);
-  for (const mips::AssembledWord& w : assembly.words)
+  for (const Unit& w : assembly.units)
     if (w.where.line >= 1 && w.where.line <= entries.size()) ++perLine[w.where.line - 1];
   Diagnostics errors;
   for (size_t i = 0; i < entries.size(); ++i) {
@@ -61,7 +62,7 @@ std::variant<mips::Assembly, Diagnostics> assembleLines(const Spec& spec,
                           "; each entry must be exactly one instruction word"});
   }
   if (!errors.empty()) return errors;
-  for (mips::AssembledWord& w : assembly.words) w.where = toSpec(w.where);
+  for (Unit& w : assembly.units) w.where = toSpec(w.where);
   return std::move(assembly);
 }
 
@@ -89,25 +90,25 @@ std::vector<Target> specTargets(const Spec& spec) {
   return out;
 }
 
-mips::AssemblyOptions assemblyOptions(const Spec& spec, const Target& t, unsigned index) {
-  mips::AssemblyOptions o;
+AssemblyOptions assemblyOptions(const Spec& spec, const Target& t, unsigned index) {
+  AssemblyOptions o;
   o.target = t;
   o.allowUnpredictable = spec.allowUnpredictable;
-  o.requireLuiReach = true;
+  o.requireKernelReach = true;
   for (const SymbolSpec& s : spec.symbols) {
     // A value that is no address of this target is reported by
     // checkSpecForTarget; symbolic here, so words using it still assemble.
     if (auto a = symbolAddress(s, t)) o.symbols[s.name] = *a;
     else o.symbolic.insert(s.name);
   }
-  mips::Value entry{spec.function, 0};
+  Value entry{spec.function, 0};
   if (auto it = o.symbols.find(spec.function); it != o.symbols.end())
-    entry = mips::Value::constant(int64_t(it->second));
+    entry = Value::constant(int64_t(it->second));
   o.base = entry.plus(int64_t(4) * index);
   return o;
 }
 
-std::variant<mips::Assembly, Diagnostics> assembleState(const Spec& spec, const StateSpec& state,
+std::variant<Program, Diagnostics> assembleState(const Spec& spec, const StateSpec& state,
                                                         const Target& t) {
   std::vector<const WordSpec*> entries;
   for (const WordSpec& w : state.words) entries.push_back(&w);
@@ -115,11 +116,11 @@ std::variant<mips::Assembly, Diagnostics> assembleState(const Spec& spec, const 
   return assembleLines(spec, entries, assemblyOptions(spec, t, 0));
 }
 
-std::variant<mips::AssembledWord, Diagnostics> assembleWord(const Spec& spec, const WordSpec& word,
+std::variant<Unit, Diagnostics> assembleWord(const Spec& spec, const WordSpec& word,
                                                             unsigned index, const Target& t) {
   auto r = assembleLines(spec, {&word}, assemblyOptions(spec, t, index));
   if (auto* errors = std::get_if<Diagnostics>(&r)) return std::move(*errors);
-  return std::move(std::get<mips::Assembly>(r).words.front());
+  return std::move(std::get<Program>(r).units.front());
 }
 
 Diagnostics checkSpecForTarget(const Spec& spec, const Target& t) {

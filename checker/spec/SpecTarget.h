@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "checker/spec/Spec.h"
-#include "encoder/mips/Assembler.h"
+#include "encoder/Assembly.h"
 
 namespace patchcheck {
 
@@ -19,17 +19,17 @@ std::vector<Target> specTargets(const Spec&);
 // site.words: body words): base = F + 4 * index, F and every other declared
 // symbol symbolic, or concrete at its address for this target (addressFor),
 // UNPREDICTABLE encodings accepted when the site says allow_unpredictable.
-mips::AssemblyOptions assemblyOptions(const Spec&, const Target&, unsigned index = 0);
+AssemblyOptions assemblyOptions(const Spec&, const Target&, unsigned index = 0);
 
 // The site's memory in `state`: its words, then the body, assembled as one
 // program with one line per word, so the delay-slot rules see neighbours.
-// Exactly one AssembledWord per entry, in order; each word's `where` and
+// Exactly one Unit per entry, in order; each word's `where` and
 // every error point into the spec.
-std::variant<mips::Assembly, Diagnostics> assembleState(const Spec&, const StateSpec&,
+std::variant<Program, Diagnostics> assembleState(const Spec&, const StateSpec&,
                                                         const Target&);
 
 // One word on its own at word `index` (the interim word of `write I = "..."`).
-std::variant<mips::AssembledWord, Diagnostics> assembleWord(const Spec&, const WordSpec&,
+std::variant<Unit, Diagnostics> assembleWord(const Spec&, const WordSpec&,
                                                             unsigned index, const Target&);
 
 // Every error that depends on the target.

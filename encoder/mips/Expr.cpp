@@ -7,12 +7,6 @@
 
 namespace patchcheck::mips {
 
-std::string Value::str() const {
-  if (symbol.empty()) return hex(uint64_t(addend));
-  if (addend == 0) return symbol;
-  return addend < 0 ? symbol + "-" + hex(uint64_t(-addend)) : symbol + "+" + hex(uint64_t(addend));
-}
-
 uint64_t applyReloc(Reloc r, uint64_t x) {
   switch (r) {
     case Reloc::None: return x;

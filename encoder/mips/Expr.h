@@ -7,22 +7,14 @@
 #include <string_view>
 #include <variant>
 
+#include "encoder/Value.h"
+
 namespace patchcheck::mips {
 
 // GNU as relocation operators.
 enum class Reloc : uint8_t { None, Hi, Lo, Higher, Highest };
 
-// symbol + addend; an empty symbol means a constant.
-struct Value {
-  std::string symbol;
-  int64_t addend = 0;
-
-  bool isConstant() const { return symbol.empty(); }
-  static Value constant(int64_t v) { return {{}, v}; }
-  Value plus(int64_t d) const { return {symbol, int64_t(uint64_t(addend) + uint64_t(d))}; }
-  bool operator==(const Value&) const = default;
-  std::string str() const;
-};
+using patchcheck::Value;  // encoder/Value.h
 
 struct Expr {
   Reloc reloc = Reloc::None;

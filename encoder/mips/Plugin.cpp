@@ -1,9 +1,15 @@
 #include "encoder/mips/Plugin.h"
 
 #include <array>
+#include <cstdio>
+#include <memory>
 #include <stdexcept>
 
+#include "encoder/mips/Assembler.h"
+#include "encoder/mips/Fields.h"
+#include "encoder/mips/InstructionTable.h"
 #include "encoder/mips/Printer.h"
+#include "encoder/mips/SymbolicWord.h"
 
 namespace patchcheck::mips {
 namespace {
@@ -25,6 +31,94 @@ class MipsIsa final : public patchcheck::IsaPlugin {
   }
   std::string disassemble(uint64_t value, unsigned, uint64_t address, const patchcheck::Target& t) const override {
     return mips::disassemble(uint32_t(value), address, targetOf(t));
+  }
+
+  std::variant<Program, Diagnostics> assemble(std::string_view source, const std::string& file,
+                                              const patchcheck::AssemblyOptions& o) const override {
+    AssemblyOptions m;
+    m.target = targetOf(o.target);
+    m.base = o.base;
+    m.symbols = o.symbols;
+    m.symbolic = o.symbolic;
+    m.allowUnpredictable = o.allowUnpredictable;
+    m.requireLuiReach = o.requireKernelReach;
+    auto r = mips::assemble(source, file, m);
+    if (auto* e = std::get_if<Diagnostics>(&r)) return std::move(*e);
+    Assembly& a = std::get<Assembly>(r);
+    Program p;
+    p.labels = std::move(a.labels);
+    for (AssembledWord& w : a.words) {
+      Unit u{w.address, 4, w.bits, w.symbolicMask, w.where, w.source, nullptr};
+      u.detail = std::make_shared<const Word>(std::move(w));
+      p.units.push_back(std::move(u));
+    }
+    return p;
+  }
+
+  SymbolicUnit symbolic(const Unit& u, const patchcheck::Target& t, z3::context& c,
+                        const SymbolTerm& symbol) const override {
+    SymbolicWord w = symbolicWord(wordOf(u), targetOf(t), c, symbol);
+    return SymbolicUnit{w.word, std::move(w.conditions), std::move(w.reasons), w.knownBits, w.knownMask};
+  }
+
+  std::optional<Relocation> relocation(const Unit& u) const override {
+    const AssembledWord& w = wordOf(u);
+    if (w.isConcrete()) return std::nullopt;
+    const Operand* op = nullptr;
+    if (!w.desc) op = &w.operands[0];  // .word
+    else
+      for (const Operand& o : w.operands)
+        if (o.kind != Opnd::None && (operandBits(o.kind) & w.symbolicMask)) op = &o;
+    if (!op) return std::nullopt;
+    bool branch = w.desc && (op->kind == Opnd::Br16 || op->kind == Opnd::Br21 || op->kind == Opnd::Br26);
+    bool jump = w.desc && op->kind == Opnd::Jump26;
+    Relocation r;
+    r.value = op->expr.value;
+    r.kind = jump ? "jump26" : branch ? "branch" : relocKind(op->expr.reloc);
+    // A branch offset counts from its delay slot, wherever the site lies.
+    if (branch) r.relativeTo = w.address.plus(4);
+    r.text = !branch && !jump && op->expr.reloc != Reloc::None
+                 ? std::string(relocName(op->expr.reloc)) + "(" + op->expr.value.str() + ")"
+                 : op->expr.value.str();
+    return r;
+  }
+
+  std::string tableText() const override {
+    std::string out;
+    for (const InstrDesc& d : instructionTable()) {
+      char row[160];
+      snprintf(row, sizeof row,
+               "%s|op=%u|match=%08x|mask=%08x|isas=%02x|operands=%u,%u,%u,%u|flags=%04x|rule=%u\n",
+               std::string(d.mnemonic).c_str(), unsigned(d.op), d.match, d.mask(), unsigned(d.isas),
+               unsigned(d.operands[0]), unsigned(d.operands[1]), unsigned(d.operands[2]),
+               unsigned(d.operands[3]), unsigned(d.flags), unsigned(d.rule));
+      out += row;
+    }
+    return out;
+  }
+
+ private:
+  // The assembler's word behind a unit.
+  struct Word final : UnitDetail {
+    explicit Word(AssembledWord w) : word(std::move(w)) {}
+    AssembledWord word;
+  };
+
+  static const AssembledWord& wordOf(const Unit& u) {
+    auto* w = dynamic_cast<const Word*>(u.detail.get());
+    if (!w) throw std::logic_error("mips: a unit this plug-in did not assemble");
+    return w->word;
+  }
+
+  static const char* relocKind(Reloc r) {
+    switch (r) {
+      case Reloc::None: return "abs";
+      case Reloc::Hi: return "hi";
+      case Reloc::Lo: return "lo";
+      case Reloc::Higher: return "higher";
+      case Reloc::Highest: return "highest";
+    }
+    return "?";
   }
 };
 

@@ -54,13 +54,13 @@ TEST_CASE("the spec-format example loads as written", "[spec_loader]") {
   CHECK(s.name == "mips-patchable-entry");
   CHECK(s.summary == "ftrace with and without regs at -fpatchable-function-entry=3 sites");
   CHECK(s.target.variantName() == "mips64r2");
-  CHECK(s.target.endian == mips::Endian::Big);
+  CHECK(s.target.endian == Endian::Big);
   CHECK(s.target.abiName() == "n64");
   REQUIRE(s.matrix.size() == 4);
   CHECK(s.matrix[0].variantName() == "mips32r2");
   CHECK(s.matrix[0].abiName() == "o32");
   CHECK(s.matrix[3].variantName() == "mips64r6");
-  CHECK(s.matrix[3].endian == mips::Endian::Big);
+  CHECK(s.matrix[3].endian == Endian::Big);
 
   CHECK(s.function == "F");
   CHECK(s.words == 3);
@@ -146,27 +146,27 @@ TEST_CASE("state words assemble per ABI: t0 is $12 under n64, $8 under o32", "[s
   Spec s = load(kSpecs + "/good/patchable-entry.toml");
   const StateSpec& regs = *s.state("regs");
   auto n64 = assembleState(s, regs, s.target);
-  REQUIRE(std::holds_alternative<mips::Assembly>(n64));
-  const auto& w = std::get<mips::Assembly>(n64).words;
+  REQUIRE(std::holds_alternative<Program>(n64));
+  const auto& w = std::get<Program>(n64).units;
   REQUIRE(w.size() == 4);  // three site words, then the body word
   CHECK(w[0].bits == 0x3c010000);
   CHECK(w[0].symbolicMask == 0xffff);  // %hi of a symbolic address
   CHECK(w[2].bits == 0x240c0000);      // FACTS: li t0, 0 under n64
-  CHECK(w[1].address == mips::Value{"F", 4});
+  CHECK(w[1].address == Value{"F", 4});
   CHECK(w[1].where.line == 32);  // words point into the spec
   CHECK(w[1].where.column == 49);
-  CHECK(w[3].address == mips::Value{"F", 12});
+  CHECK(w[3].address == Value{"F", 12});
 
   auto o32 = assembleState(s, regs, s.matrix[0]);
-  REQUIRE(std::holds_alternative<mips::Assembly>(o32));
-  CHECK(std::get<mips::Assembly>(o32).words[2].bits == 0x24080000);  // li $8, 0
+  REQUIRE(std::holds_alternative<Program>(o32));
+  CHECK(std::get<Program>(o32).units[2].bits == 0x24080000);  // li $8, 0
 }
 
 TEST_CASE("a 32-bit spec: addresses sign-extended, UNPREDICTABLE words allowed", "[spec_loader]") {
   Spec s = load(kSpecs + "/good/o32-unpredictable.toml");
   CHECK(s.target.variantName() == "mips32r2");
   CHECK(s.target.abiName() == "o32");  // the ISA's default ABI
-  CHECK(s.target.endian == mips::Endian::Little);
+  CHECK(s.target.endian == Endian::Little);
   CHECK(s.matrix.empty());
   CHECK(s.allowUnpredictable);
   CHECK(s.function == "func");
@@ -182,13 +182,13 @@ TEST_CASE("a 32-bit spec: addresses sign-extended, UNPREDICTABLE words allowed",
   REQUIRE(findRegion(regions, "kernel-text"));
 
   auto a = assembleState(s, *s.state("broken"), s.target);
-  REQUIRE(std::holds_alternative<mips::Assembly>(a));
-  const auto& w = std::get<mips::Assembly>(a).words;
+  REQUIRE(std::holds_alternative<Program>(a));
+  const auto& w = std::get<Program>(a).units;
   REQUIRE(w.size() == 4);
   CHECK(w[0].bits == 0x00200809);  // FACTS: jalr at, at
   CHECK(w[1].bits == 0x03e00008);  // FACTS: pre-R6 jr ra
   CHECK(w[2].bits == 0x27bdfff8);  // addiu sp, sp, -8
-  CHECK(w[2].address == mips::Value::constant(int64_t(0xffffffff80100008ull)));
+  CHECK(w[2].address == Value::constant(int64_t(0xffffffff80100008ull)));
 
   const BehaviourSpec& b = s.behaviour.at("broken");
   CHECK(b.str() == "call tramp with $8 == 0x80000000 && a0 == 7 | enter G");
@@ -206,8 +206,8 @@ TEST_CASE("a 32-bit spec: addresses sign-extended, UNPREDICTABLE words allowed",
   CHECK(steps[6].interim->text == "sw ra, 4(sp)");
   CHECK(steps[6].interim->where.column == 15);
   auto interim = assembleWord(s, *steps[0].interim, 1, s.target);
-  REQUIRE(std::holds_alternative<mips::AssembledWord>(interim));
-  CHECK(std::get<mips::AssembledWord>(interim).bits == 0x00000040);  // FACTS: ssnop
+  REQUIRE(std::holds_alternative<Unit>(interim));
+  CHECK(std::get<Unit>(interim).bits == 0x00000040);  // FACTS: ssnop
 }
 
 TEST_CASE("the same site without allow_unpredictable is refused", "[spec_loader]") {

@@ -5,6 +5,7 @@
 
 #include "checker/explore/SiteInstance.h"
 #include "checker/spec/Regions.h"
+#include "encoder/mips/Plugin.h"
 
 using namespace patchcheck;
 using mips::Abi;

@@ -7,6 +7,7 @@
 
 #include <filesystem>
 
+#include "encoder/mips/Plugin.h"
 #include "checker/explore/CheckRun.h"
 #include "tests/unit/output_support.h"
 

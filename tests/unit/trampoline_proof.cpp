@@ -4,6 +4,7 @@
 // with a counterexample that names the broken rule and replays concretely.
 #include <catch2/catch.hpp>
 
+#include "encoder/mips/Plugin.h"
 #include "checker/explore/Checker.h"
 #include "checker/explore/TrampolineProof.h"
 #include "checker/explore/Trampolines.h"
