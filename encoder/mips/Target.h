@@ -35,8 +35,8 @@ struct Target {
   constexpr Target() = default;
   constexpr Target(Isa i, Endian e, Abi a) : isa(i), endian(e), abi(a) {}
   // The MIPS view of a neutral target of the MIPS plug-in (throws for
-  // another ISA's). Implicit while the core still calls the MIPS encoder
-  // and model directly; those calls go through the ISA interface next.
+  // another ISA's), and back. Implicit for the MIPS plug-in's own code and
+  // tests; the core holds only patchcheck::Target and never sees this type.
   Target(const patchcheck::Target&);
   operator patchcheck::Target() const;  // the same target, as the core holds it
 

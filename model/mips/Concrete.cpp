@@ -1,6 +1,7 @@
 #include "model/mips/Concrete.h"
 
 #include "encoder/mips/Decoder.h"
+#include "encoder/mips/Plugin.h"
 
 
 namespace patchcheck::mips {
@@ -59,7 +60,7 @@ std::vector<std::optional<uint8_t>> ConcreteRun::bytes(uint64_t address, size_t 
 }
 
 ConcreteRun runConcrete(z3::context& c, const ConcreteStart& start) {
-  MachineState s(c, start.target);
+  MachineState s(c, neutral(start.target));
   s.concrete = true;
   unsigned w = s.width();
   for (unsigned r = 1; r < 32; ++r) s.regs[r] = c.bv_val(start.gpr[r], w);

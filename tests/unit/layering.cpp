@@ -1,6 +1,9 @@
 // The layers of checker/ (../shared/DESIGN.md, "Layout"): spec/ <- explore/
 // <- report/ <- cli/, each folder including only those before it, and no
-// include cycle between files. Read from the #include lines, so a back edge
+// include cycle between files. And the ISA boundary (docs/architecture.md):
+// core code (encoder/*, model/*, checker/**) includes no plug-in folder
+// (encoder/<isa>/, model/<isa>/); it reaches an ISA through encoder/Isa.h
+// and model/IsaModel.h only. Read from the #include lines, so a back edge
 // fails here, naming the file and the include, before it tangles the build.
 #include <catch2/catch.hpp>
 
@@ -124,7 +127,69 @@ std::vector<std::string> includeCycles(const std::vector<Include>& includes) {
   return out;
 }
 
+// Core code: the ISA-neutral files, directly in encoder/ or model/, or
+// anywhere in checker/.
+bool isCore(const std::string& path) {
+  static const std::regex core(R"((encoder|model)/[^/]+|checker/.+)");
+  return std::regex_match(path, core);
+}
+
+// A header of an ISA plug-in: anything in a folder below encoder/ or model/.
+bool isPluginHeader(const std::string& path) {
+  static const std::regex plugin(R"((encoder|model)/[^/]+/.+)");
+  return std::regex_match(path, plugin);
+}
+
+// Every project include of every source file under `source`'s encoder/,
+// model/ and checker/.
+std::vector<Include> projectIncludes(const fs::path& source) {
+  std::vector<Include> out;
+  static const std::regex include(R"(^\s*#\s*include\s*"((encoder|model|checker)/[^"]+)\")");
+  for (const char* top : {"encoder", "model", "checker"})
+    for (const auto& e : fs::recursive_directory_iterator(source / top)) {
+      std::string ext = e.path().extension().string();
+      if (!e.is_regular_file() || (ext != ".h" && ext != ".cpp")) continue;
+      std::string file = fs::relative(e.path(), source).generic_string();
+      std::ifstream in(e.path());
+      std::string text;
+      std::smatch m;
+      for (unsigned line = 1; std::getline(in, text); ++line)
+        if (std::regex_search(text, m, include)) out.push_back({file, line, m[1]});
+    }
+  return out;
+}
+
+std::vector<std::string> boundaryProblems(const std::vector<Include>& includes) {
+  std::vector<std::string> out;
+  for (const Include& i : includes)
+    if (isCore(i.file) && isPluginHeader(i.target))
+      out.push_back(i.file + ":" + std::to_string(i.line) + ": includes \"" + i.target +
+                    "\", a plug-in's header: core code reaches an ISA through encoder/Isa.h and model/IsaModel.h");
+  return out;
+}
+
 }  // namespace
+
+TEST_CASE("core code includes no ISA plug-in header", "[layering]") {
+  std::vector<Include> includes = projectIncludes(PATCHCHECK_SOURCE_DIR);
+  REQUIRE(std::any_of(includes.begin(), includes.end(),
+                      [](const Include& i) { return i.file.rfind("encoder/mips/", 0) == 0; }));  // the scan saw plug-ins
+  for (const std::string& p : boundaryProblems(includes)) FAIL_CHECK(p);
+}
+
+TEST_CASE("the boundary check names a core file that includes a plug-in", "[layering]") {
+  std::vector<Include> some{
+      {"checker/explore/PassExplorer.cpp", 9, "encoder/mips/Printer.h"},  // refused
+      {"model/Cpu.cpp", 3, "model/mips/ControlFlow.h"},                   // refused
+      {"encoder/IsaRegistry.cpp", 2, "encoder/Isa.h"},                    // core to core
+      {"model/mips/Model.cpp", 4, "model/IsaModel.h"},                    // a plug-in may use the core
+      {"model/mips/Model.cpp", 5, "encoder/mips/Decoder.h"},              // and itself
+  };
+  auto problems = boundaryProblems(some);
+  REQUIRE(problems.size() == 2);
+  CHECK_THAT(problems[0], Catch::Matchers::StartsWith("checker/explore/PassExplorer.cpp:9: includes \"encoder/mips/Printer.h\""));
+  CHECK_THAT(problems[1], Catch::Matchers::StartsWith("model/Cpu.cpp:3: includes \"model/mips/ControlFlow.h\""));
+}
 
 TEST_CASE("each folder of checker/ includes only the folders below it", "[layering]") {
   std::vector<Include> includes = includesUnder(PATCHCHECK_SOURCE_DIR);
