@@ -9,11 +9,19 @@
 #include <string>
 #include <string_view>
 #include <variant>
+#include <vector>
 
 #include "encoder/Assembly.h"
 #include "encoder/Target.h"
 
 namespace patchcheck {
+
+// A named address range where code may lie ("kernel-text"), as the
+// target holds addresses (64-bit; sign-extended on 32-bit targets).
+struct AddressRange {
+  std::string name;
+  uint64_t lo = 0, hi = 0;  // inclusive
+};
 
 class IsaPlugin {
  public:
@@ -44,6 +52,9 @@ class IsaPlugin {
   // The instruction table as text, one row per line: a certificate holds
   // its hash, so a table made with another encoding table is refused.
   virtual std::string tableText() const = 0;
+  // Where the kernel's code lies when a spec does not say: at least
+  // "kernel-text" and "module-text" (a spec's [regions] override them).
+  virtual std::vector<AddressRange> defaultRegions(const Target&) const = 0;
 
  protected:
   IsaPlugin() = default;

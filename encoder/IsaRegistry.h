@@ -23,7 +23,8 @@ std::optional<uint8_t> abiNamed(const Target&, std::string_view abi);
 std::vector<std::string> variantNames();
 std::vector<std::string> abiNames();
 // The target of a spec without [target] and of commands given no --isa:
-// the first plug-in's default variant (mips64r2/n64/big).
+// mips64r2/n64/big, as the spec format says (a build without MIPS: the
+// first plug-in's default variant).
 Target defaultTarget();
 
 }  // namespace patchcheck

@@ -39,8 +39,7 @@ std::string oneLine(const FirstWriteFailure& f) {
 }
 
 void print(const SynthResult& r, const Spec& spec, const Target& t, double seconds) {
-  static const char* fetch[] = {"sc", "weak", "stale"};
-  std::cout << spec.path << " [" << t.str() << "] " << r.transition << " (fetch " << fetch[int(spec.model.fetch)]
+  std::cout << spec.path << " [" << t.str() << "] " << r.transition << " (fetch " << name(spec.model.fetch)
             << ")\n";
   for (const SafeOrder& o : r.orders) {
     std::cout << "  safe order: " << stepsText(o.steps) << "  (" << o.steps.size() << " steps, " << o.barriers
@@ -73,7 +72,7 @@ int runSynth(const SynthArgs& a) {
   }
   Spec spec = std::get<Spec>(std::move(loaded));  // outlives the site, which points into it
   a.trampolines.applyTo(spec);
-  if (!a.fetch.empty()) spec.model.fetch = a.fetch == "sc" ? FetchKind::Sc : a.fetch == "weak" ? FetchKind::Weak : FetchKind::Stale;
+  if (!a.fetch.empty()) spec.model.fetch = *fetchKindNamed(a.fetch);
   Target t = a.target.over(spec.target);
   if (auto p = t.problem()) {
     std::cerr << "<command line>: error: " << *p << "\n";

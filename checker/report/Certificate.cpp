@@ -53,15 +53,6 @@ nlohmann::json trampolineFiles(const Spec& spec, const std::string& path) {
   return files;
 }
 
-const char* fetchName(FetchKind f) {
-  switch (f) {
-    case FetchKind::Sc: return "sc";
-    case FetchKind::Weak: return "weak";
-    case FetchKind::Stale: return "stale";
-  }
-  return "?";
-}
-
 }  // namespace
 
 nlohmann::json certificateInputs(const Spec& spec, unsigned timeoutMs) {
@@ -72,7 +63,7 @@ nlohmann::json certificateInputs(const Spec& spec, unsigned timeoutMs) {
     c["trampolines"].push_back({{"symbol", symbol}, {"path", path}, {"files", trampolineFiles(spec, path)}});
   c["instruction_table_sha256"] = sha256Hex(instructionTableText(spec));
   c["tool"] = std::string("patchcheck ") + PATCHCHECK_VERSION;
-  c["model"] = {{"fetch", fetchName(spec.model.fetch)},
+  c["model"] = {{"fetch", std::string(name(spec.model.fetch))},
                 {"line_bytes", spec.model.lineBytes},
                 {"preemption", spec.model.preemption ? "full" : "none"},
                 {"delay_slot_interrupts", spec.model.delaySlotInterrupts},

@@ -1,5 +1,7 @@
 #include "checker/spec/Regions.h"
 
+#include "encoder/Isa.h"
+
 namespace patchcheck {
 
 std::optional<uint64_t> addressFor(uint64_t written, const Target& t) {
@@ -10,16 +12,8 @@ std::optional<uint64_t> addressFor(uint64_t written, const Target& t) {
 }
 
 std::vector<RegionSpec> defaultRegions(const Target& t) {
-  // Written as a 32-bit target would; addressFor makes them 64-bit. The
-  // 64-bit compatibility segments hold the same values.
-  RegionSpec kernel{"kernel-text", 0x80000000, 0x9fffffff, {"<default>", 0, 0}};
-  RegionSpec modules{"module-text", 0xc0000000, 0xdfffffff, {"<default>", 0, 0}};
-  std::vector<RegionSpec> out{kernel, modules};
-  for (RegionSpec& r : out) {
-    r.lo = uint64_t(int64_t(int32_t(uint32_t(r.lo))));
-    r.hi = uint64_t(int64_t(int32_t(uint32_t(r.hi))));
-  }
-  (void)t;  // the same for every MIPS target today
+  std::vector<RegionSpec> out;
+  for (const AddressRange& r : t.isa->defaultRegions(t)) out.push_back({r.name, r.lo, r.hi, {"<default>", 0, 0}});
   return out;
 }
 

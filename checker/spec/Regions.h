@@ -1,6 +1,6 @@
 #pragma once
-// Where symbols may lie: each target's default regions (../shared/FACTS.md,
-// Linux MIPS) merged with a spec's [regions], and how written addresses map
+// Where symbols may lie: each target's default regions (its plug-in's,
+// IsaPlugin::defaultRegions) merged with a spec's [regions], and how written addresses map
 // to the 64-bit values the model uses.
 //
 // Addresses are 64-bit everywhere in the model; a 32-bit ISA's addresses are
@@ -21,10 +21,8 @@ namespace patchcheck {
 // 32-bit address (neither below 2^32 nor already sign-extended).
 std::optional<uint64_t> addressFor(uint64_t written, const Target&);
 
-// kernel-text and module-text for this target:
-//   32-bit: KSEG0 0x80000000-0x9fffffff and KSEG2 0xc0000000-0xdfffffff
-//   64-bit: CKSEG0 0xffffffff80000000-0xffffffff9fffffff and
-//           CKSEG2 0xffffffffc0000000-0xffffffffdfffffff
+// kernel-text and module-text for this target, from its plug-in (MIPS:
+// KSEG0 and KSEG2, held sign-extended; on 64-bit ISAs CKSEG0 and CKSEG2).
 std::vector<RegionSpec> defaultRegions(const Target&);
 
 // The defaults with the spec's [regions] over them (a spec region of the same

@@ -84,6 +84,9 @@ struct StepSpec {
 
 enum class When { Live, StopMachine, Boot };
 enum class FetchKind { Sc, Weak, Stale };
+// The name a spec's [model] fetch gives it ("sc", "weak", "stale"), and back.
+std::string_view name(FetchKind);
+std::optional<FetchKind> fetchKindNamed(std::string_view);
 
 struct TransitionSpec {
   std::string from, to;

@@ -784,4 +784,12 @@ std::variant<Spec, Diagnostics> loadSpec(const std::string& path) {
   return parseSpec(text.str(), path);
 }
 
+std::string_view name(FetchKind f) {
+  for (const auto& [n, k] : kFetchKinds)
+    if (k == f) return n;
+  return "?";
+}
+
+std::optional<FetchKind> fetchKindNamed(std::string_view n) { return lookup(kFetchKinds, n); }
+
 }  // namespace patchcheck
