@@ -42,15 +42,7 @@ int runAsm(const AsmArgs& a) {
     return 2;
   }
   opt.base = Value::constant(int64_t(*base));
-  for (const std::string& s : a.syms) {
-    size_t eq = s.find('=');
-    auto v = eq == std::string::npos ? std::nullopt : parseAddress(s.substr(eq + 1));
-    if (!v || eq == 0) {
-      std::cerr << "<command line>: error: --sym '" << s << "' is not NAME=ADDRESS\n";
-      return 2;
-    }
-    opt.symbols[s.substr(0, eq)] = *v;
-  }
+  if (!addSymbols(a.syms, opt.symbols)) return 2;
   auto source = readSource(a.file);
   if (!source) return 2;
   auto assembled = t->isa->assemble(source->text, source->name, opt);

@@ -5,8 +5,10 @@
 #include <fstream>
 #include <iostream>
 #include <iterator>
+#include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "checker/cli/TargetOptions.h"
 
@@ -19,6 +21,20 @@ inline std::optional<Target> commandTarget(const TargetOptions& options) {
     return std::nullopt;
   }
   return t;
+}
+
+// --sym NAME=ADDRESS options into `symbols`.
+inline bool addSymbols(const std::vector<std::string>& given, std::map<std::string, uint64_t>& symbols) {
+  for (const std::string& s : given) {
+    size_t eq = s.find('=');
+    auto v = eq == std::string::npos ? std::nullopt : parseAddress(s.substr(eq + 1));
+    if (!v || eq == 0) {
+      std::cerr << "<command line>: error: --sym '" << s << "' is not NAME=ADDRESS\n";
+      return false;
+    }
+    symbols[s.substr(0, eq)] = *v;
+  }
+  return true;
 }
 
 struct Source {
