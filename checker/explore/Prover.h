@@ -6,9 +6,9 @@
 #include <optional>
 #include <string>
 
-namespace patchcheck {
+#include "model/Answer.h"
 
-enum class Answer { Sat, Unsat, Unknown };
+namespace patchcheck {
 
 class Prover {
  public:

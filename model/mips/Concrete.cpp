@@ -2,6 +2,7 @@
 
 #include "encoder/mips/Decoder.h"
 #include "encoder/mips/Plugin.h"
+#include "model/Executor.h"
 
 
 namespace patchcheck::mips {
@@ -59,6 +60,67 @@ std::vector<std::optional<uint8_t>> ConcreteRun::bytes(uint64_t address, size_t 
   return out;
 }
 
+namespace {
+
+// The program as the executor's client: the words at their addresses, the
+// interrupts the run asks for, and where and why the run stopped.
+class Program final : public Executor<Execution>::Client {
+ public:
+  Program(z3::context& c, const ConcreteStart& s) : c_(c), s_(s), end_(s.base + 4 * s.words.size()) {}
+
+  uint64_t pc = 0;
+  std::vector<Fault> faults;
+  std::optional<Execution> last;  // the run as it stopped
+  std::string stop;
+
+  std::optional<Instruction> fetch(Execution& e) override {
+    for (;;) {
+      auto at = concreteValue(e.cpu.pc);
+      if (!at) return end(e, "symbolic pc");
+      pc = *at;
+      bool inside = pc >= s_.base && pc < end_;
+      if (!e.cpu.slot && !inside) return end(e, "left the program");
+      if (nextInterrupt_ < s_.interruptBefore.size() && s_.interruptBefore[nextInterrupt_] == e.steps) {
+        ++nextInterrupt_;
+        e.cpu.interrupt();
+        continue;
+      }
+      if (!inside || (pc & 3)) return end(e, "delay slot outside the program");
+      return fetchWord(c_, s_.words[(pc - s_.base) / 4]);
+    }
+  }
+
+  bool stepped(Execution& e, const std::vector<Fault>& raised, size_t) override {
+    for (const Fault& f : raised)
+      if (auto happened = concreteValue(f.when); happened && *happened) faults.push_back(f);
+    if (faults.empty()) return true;
+    end(e, "fault");
+    return false;
+  }
+
+  void runaway(Execution& e) override {
+    pc = concreteValue(e.cpu.pc).value_or(pc);
+    end(e, "step limit");
+  }
+
+  // The values leave a branch open (a result the architecture does not fix).
+  void stuck(Execution& e) override { end(e, "a branch its values do not decide"); }
+
+ private:
+  z3::context& c_;
+  const ConcreteStart& s_;
+  uint64_t end_;
+  size_t nextInterrupt_ = 0;
+
+  std::nullopt_t end(const Execution& e, const char* why) {
+    last = e;
+    stop = why;
+    return std::nullopt;
+  }
+};
+
+}  // namespace
+
 ConcreteRun runConcrete(z3::context& c, const ConcreteStart& start) {
   MachineState s(c, neutral(start.target));
   s.concrete = true;
@@ -70,50 +132,14 @@ ConcreteRun runConcrete(z3::context& c, const ConcreteStart& start) {
     for (size_t i = 0; i < block.bytes.size(); ++i)
       s.memory = z3::store(s.memory, c.bv_val(block.address + i, 64), c.bv_val(block.bytes[i], 8));
 
-  Cpu cpu(std::move(s), c.bv_val(start.base, 64));
-  struct {
-    uint64_t pc = 0;
-    unsigned steps = 0;
-    std::vector<Fault> faults;
-    std::string stop;
-  } run;
-  size_t nextInterrupt = 0;
-  uint64_t end = start.base + 4 * start.words.size();
-  for (;;) {
-    auto pc = concreteValue(cpu.pc);
-    if (!pc) {
-      run.stop = "symbolic pc";
-      break;
-    }
-    run.pc = *pc;
-    if (!cpu.slot && (*pc < start.base || *pc >= end)) {
-      run.stop = "left the program";
-      break;
-    }
-    if (run.steps >= start.maxSteps) {
-      run.stop = "step limit";
-      break;
-    }
-    if (nextInterrupt < start.interruptBefore.size() && start.interruptBefore[nextInterrupt] == run.steps) {
-      ++nextInterrupt;
-      cpu.interrupt();
-      continue;
-    }
-    if (*pc < start.base || *pc >= end || (*pc & 3)) {
-      run.stop = "delay slot outside the program";
-      break;
-    }
-    uint32_t word = start.words[(*pc - start.base) / 4];
-    std::vector<Fault> faults = cpu.step(fetchWord(c, word));
-    ++run.steps;
-    for (const Fault& f : faults)
-      if (auto happened = concreteValue(f.when); happened && *happened) run.faults.push_back(f);
-    if (!run.faults.empty()) {
-      run.stop = "fault";
-      break;
-    }
-  }
-  return ConcreteRun{std::move(cpu.state), run.pc, run.steps, std::move(run.faults), run.stop};
+  Program program(c, start);
+  Executor<Execution>::Options o;
+  o.maxSteps = start.maxSteps;
+  Executor<Execution> executor(program, decideByValue, o);
+  executor.later(Execution(Cpu(std::move(s), c.bv_val(start.base, 64))));
+  executor.run();
+  Execution& e = *program.last;
+  return ConcreteRun{std::move(e.cpu.state), program.pc, e.steps, std::move(program.faults), program.stop};
 }
 
 }  // namespace patchcheck::mips

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "model/Cpu.h"
+#include "model/Executor.h"
 #include "model/mips/Semantics.h"
 
 namespace patchcheck::mips {
@@ -38,7 +39,7 @@ struct ConcreteStart {
   std::vector<Bytes> memory;         // initial memory; the rest is zero
   // Interrupt before these step numbers (0-based) to replay re-execution.
   std::vector<unsigned> interruptBefore;
-  unsigned maxSteps = 10000;
+  unsigned maxSteps = kDefaultMaxSteps;
 };
 
 struct ConcreteRun {
