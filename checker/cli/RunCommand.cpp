@@ -16,7 +16,9 @@
 #include "checker/cli/Input.h"
 #include "encoder/Hex.h"
 #include "encoder/Isa.h"
+#include "checker/explore/Prover.h"
 #include "model/Cpu.h"
+#include "model/Executor.h"
 #include "model/IsaModel.h"
 #include "model/TermPrinter.h"
 
@@ -28,7 +30,8 @@ struct RunArgs {
   std::string base;
   std::vector<std::string> syms;
   std::vector<std::string> symbolic;
-  unsigned maxSteps = 256;
+  unsigned maxSteps = kDefaultMaxSteps;
+  unsigned timeoutMs = 20000;
   bool assumeAbi = false;
   std::string file;
 };
@@ -41,105 +44,88 @@ struct Snippet {
   std::vector<z3::expr> validity;  // encodings of symbolic immediates must be valid
 };
 
-// One path through the snippet.
-struct Path {
-  Cpu cpu;
-  z3::expr condition;
-  unsigned steps = 0;
+// One path through the snippet, and how it ended.
+struct Path : Execution {
+  using Execution::Execution;
   std::vector<std::string> faults;
+  std::string how;
+  std::optional<z3::expr> target;  // where it jumps, when that is not a number
 };
 
-class Explorer {
+// The snippet as the executor's client: its words, and where paths end.
+class Explorer final : public Executor<Path>::Client {
  public:
-  Explorer(z3::context& c, const Snippet& s, unsigned maxSteps) : c_(c), snippet_(s), maxSteps_(maxSteps) {}
+  Explorer(z3::context& c, const Snippet& s, unsigned maxSteps, unsigned timeoutMs)
+      : c_(c), snippet_(s), prover_(c, timeoutMs),
+        executor_(*this, [this](const std::vector<z3::expr>& path, const z3::expr& cond) { return ask(path, cond); },
+                  Executor<Path>::Options{maxSteps, false, nullptr, nullptr}) {}
 
-  struct Ended {
-    Path path;
-    std::string how;
-    std::optional<z3::expr> target;  // where it jumps, when that is not a number
-  };
-
-  std::vector<Ended> run(const MachineState& entry) {
-    z3::expr start = c_.bool_val(true);
-    for (const z3::expr& v : snippet_.validity) start = start && v;
-    std::vector<Path> work{Path{Cpu(entry, c_.bv_val(snippet_.base, 64)), start.simplify(), 0, {}}};
-    std::vector<Ended> done;
-    while (!work.empty()) {
-      Path p = std::move(work.back());
-      work.pop_back();
-      follow(std::move(p), work, done);
-    }
-    return done;
+  std::vector<Path> run(const MachineState& entry) {
+    Path start{Cpu(entry, c_.bv_val(snippet_.base, 64))};
+    for (const z3::expr& v : snippet_.validity) start.assume(v);
+    executor_.later(std::move(start));
+    executor_.run();
+    return std::move(done_);
   }
 
-  bool feasible(const z3::expr& cond) {
-    z3::expr s = cond.simplify();
-    if (s.is_false()) return false;
-    if (s.is_true()) return true;
-    z3::solver solver(c_);
-    z3::params p(c_);
-    p.set("timeout", 5000u);
-    solver.set(p);
-    solver.add(s);
-    return solver.check() != z3::unsat;  // unknown counts as reachable
+  // Can `cond` hold on the path? A question the solver leaves open within
+  // --timeout counts as possible: `run` shows what may happen.
+  bool possible(const Path& p, const z3::expr& cond) { return executor_.decide(p, cond) != Answer::Unsat; }
+  bool undecided() const { return executor_.undecided(); }
+
+  std::optional<Instruction> fetch(Path& p) override {
+    uint64_t end = snippet_.base + 4 * snippet_.words.size();
+    z3::expr pc = p.cpu.pc.simplify();
+    uint64_t at = 0;
+    bool known = pc.is_numeral() && pc.is_numeral_u64(at);
+    if (known && at >= snippet_.base && at < end && at % 4 == 0) {
+      index_ = (at - snippet_.base) / 4;
+      return snippet_.words[index_];
+    }
+    p.how = !known     ? "jumps to"
+            : at == end ? "falls through to the end (" + hex(at) + ")"
+                        : "jumps to " + hex(at);
+    if (p.cpu.slot) p.how += " with its delay slot outside the snippet";
+    if (!known) p.target = pc;
+    done_.push_back(std::move(p));
+    return std::nullopt;
+  }
+
+  bool stepped(Path& p, const std::vector<Fault>& faults, size_t) override {
+    for (const Fault& f : faults) {
+      if (!possible(p, f.when)) continue;
+      std::string line = std::string(name(f.kind)) + ": " + f.detail + "  [" + snippet_.text[index_] + "]";
+      z3::expr own = f.when.simplify();
+      if (!own.is_true()) line += "\n      when " + printTerm(own);
+      p.faults.push_back(line);
+      if (!possible(p, !f.when)) {  // the fault always happens here
+        p.how = "faults (" + std::string(name(f.kind)) + ")";
+        done_.push_back(std::move(p));
+        return false;
+      }
+      p.assume(!f.when);
+    }
+    return true;
+  }
+
+  void runaway(Path& p) override {
+    p.how = "stops after " + std::to_string(executor_.maxSteps()) + " steps (a loop?)";
+    done_.push_back(std::move(p));
   }
 
  private:
   z3::context& c_;
   const Snippet& snippet_;
-  unsigned maxSteps_;
+  Prover prover_;
+  Executor<Path> executor_;
+  std::vector<Path> done_;
+  size_t index_ = 0;  // the word the current step runs
 
-  void follow(Path p, std::vector<Path>& work, std::vector<Ended>& done) {
-    uint64_t end = snippet_.base + 4 * snippet_.words.size();
-    for (;;) {
-      if (p.cpu.branchUnsettled()) {  // fork on a symbolic condition
-        z3::expr taken = p.cpu.slot->control.taken;
-        for (bool b : {false, true}) {
-          z3::expr cond = (p.condition && (b ? taken : !taken)).simplify();
-          if (!feasible(cond)) continue;
-          Path q = p;
-          q.condition = cond;
-          q.cpu.settleBranch(b);
-          work.push_back(std::move(q));
-        }
-        return;
-      }
-      z3::expr pc = p.cpu.pc.simplify();
-      uint64_t at = 0;
-      bool known = pc.is_numeral() && pc.is_numeral_u64(at);
-      bool inside = known && at >= snippet_.base && at < end && at % 4 == 0;
-      if (!inside) {
-        std::string how = !known       ? "jumps to"
-                          : at == end ? "falls through to the end (" + hex(at) + ")"
-                                      : "jumps to " + hex(at);
-        if (p.cpu.slot) how += " with its delay slot outside the snippet";
-        std::optional<z3::expr> target;
-        if (!known) target = pc;
-        done.push_back(Ended{std::move(p), how, target});
-        return;
-      }
-      if (p.steps >= maxSteps_) {
-        done.push_back(Ended{std::move(p), "stops after " + std::to_string(maxSteps_) + " steps (a loop?)", {}});
-        return;
-      }
-      size_t index = (at - snippet_.base) / 4;
-      std::vector<Fault> faults = p.cpu.step(snippet_.words[index]);
-      ++p.steps;
-      for (const Fault& f : faults) {
-        z3::expr when = (p.condition && f.when).simplify();
-        if (!feasible(when)) continue;
-        std::string line = std::string(name(f.kind)) + ": " + f.detail + "  [" + snippet_.text[index] + "]";
-        z3::expr own = f.when.simplify();
-        if (!own.is_true()) line += "\n      when " + printTerm(own);
-        p.faults.push_back(line);
-        z3::expr otherwise = (p.condition && !f.when).simplify();
-        if (!feasible(otherwise)) {  // the fault always happens here
-          done.push_back(Ended{std::move(p), "faults (" + std::string(name(f.kind)) + ")", {}});
-          return;
-        }
-        p.condition = otherwise;
-      }
-    }
+  Answer ask(const std::vector<z3::expr>& path, const z3::expr& cond) {
+    z3::expr_vector v(c_);
+    for (const z3::expr& e : path) v.push_back(e);
+    v.push_back(cond);
+    return prover_.check(z3::mk_and(v));
   }
 };
 
@@ -240,13 +226,13 @@ int runSnippet(const RunArgs& a) {
   MachineState entry = MachineState::symbolic(c, t, "in.");
   const IsaModel& isa = modelOf(t);
   if (a.assumeAbi) snippet.validity.push_back(isa.entryAssumptions(entry));
-  Explorer explorer(c, snippet, a.maxSteps);
+  Explorer explorer(c, snippet, a.maxSteps, a.timeoutMs);
   auto paths = explorer.run(entry);
 
   std::cout << "target " << opt.target.str() << ", " << snippet.words.size() << " words at " << hex(start)
             << ", entry state in.* (every register and memory symbolic)\n";
   unsigned n = 0;
-  for (const auto& [path, how, target] : paths) {
+  for (const Path& path : paths) {
     const MachineState& s = path.cpu.state;
     // A value the simplifier leaves long (lui %hi + addiu %lo) may still be
     // provably an entry register or a symbol: say so.
@@ -258,17 +244,15 @@ int runSnippet(const RunArgs& a) {
       names.push_back(t);
       if (!wide) names.push_back(t.extract(31, 0).simplify());
     }
-    const z3::expr& pathCondition = path.condition;  // (clang 14 captures no structured bindings)
     auto readable = [&](const z3::expr& v) {
       for (const z3::expr& name : names)
-        if (name.get_sort().bv_size() == v.get_sort().bv_size() && !explorer.feasible(pathCondition && v != name))
-          return name;
+        if (name.get_sort().bv_size() == v.get_sort().bv_size() && !explorer.possible(path, v != name)) return name;
       return v;
     };
-    std::cout << "\npath " << ++n << ": " << how;
-    if (target) std::cout << " " << printTerm(readable(*target));
+    std::cout << "\npath " << ++n << ": " << path.how;
+    if (path.target) std::cout << " " << printTerm(readable(*path.target));
     std::cout << "\n";
-    z3::expr cond = path.condition.simplify();
+    z3::expr cond = path.condition().simplify();
     if (!cond.is_true()) std::cout << "  when " << printTerm(cond) << "\n";
     const auto& file = isa.registers(t);
     for (unsigned r = 0; r < file.size(); ++r) {
@@ -276,7 +260,7 @@ int runSnippet(const RunArgs& a) {
       z3::expr v = s.reg(r).simplify();
       if (z3::eq(v, entry.reg(r))) continue;
       if (file[r].general) {
-        if (!explorer.feasible(path.condition && v != entry.reg(r))) continue;
+        if (!explorer.possible(path, v != entry.reg(r))) continue;
         std::cout << "  " << file[r].name << " = " << printTerm(readable(v)) << "\n";
       } else if (file[r].bits != 0) {
         std::cout << "  " << file[r].name << " = " << printTerm(v) << "\n";
@@ -288,6 +272,8 @@ int runSnippet(const RunArgs& a) {
       std::cout << "  effect: " << e.what << " at " << printTerm(e.address) << "\n";
     for (const std::string& f : path.faults) std::cout << "  fault " << f << "\n";
   }
+  if (explorer.undecided())
+    std::cout << "\nnote: the solver left some questions open within --timeout; their ways are shown as possible\n";
   return 0;
 }
 
@@ -304,7 +290,10 @@ void addRunCommand(CLI::App& app, int& exitCode) {
   cmd->add_option("--symbolic", args->symbolic, "NAME, a symbol whose address stays symbolic (sym.NAME)");
   cmd->add_flag("--assume-abi", args->assumeAbi,
                 "assume an ABI-conformant entry (sp aligned; n32: sp, ra, gp sign-extended)");
-  cmd->add_option("--max-steps", args->maxSteps, "instructions per path before giving up (default 256)");
+  cmd->add_option("--max-steps", args->maxSteps, "instructions one path runs before it counts as a loop")
+      ->capture_default_str();
+  cmd->add_option("--timeout", args->timeoutMs, "solver timeout per query in ms (past it, a way counts as possible)")
+      ->capture_default_str();
   cmd->add_option("file", args->file, "assembly file, or - for stdin")->required();
   cmd->callback([args, &exitCode] { exitCode = runSnippet(*args); });
 }
