@@ -4,6 +4,7 @@
 #include <set>
 
 #include "checker/cli/Commands.h"
+#include "checker/cli/LimitOptions.h"
 #include "checker/cli/TargetOptions.h"
 #include "checker/cli/TrampolineDirOption.h"
 #include "checker/explore/CheckRun.h"
@@ -19,7 +20,7 @@ struct CheckArgs {
   std::vector<std::string> specs;
   std::string transition;
   bool matrix = false, json = false, verbose = false, summary = false, inlineTrampolines = false;
-  unsigned timeoutMs = 20000;
+  Limits limits;
   Budget budget;
   unsigned jobs = defaultJobs();
   TargetOptions target;
@@ -64,7 +65,7 @@ int runCheck(const CheckArgs& a) {
     Spec& spec = std::get<Spec>(loaded);
     a.trampolines.applyTo(spec);
     CheckOptions opt;
-    opt.timeoutMs = a.timeoutMs;
+    opt.limits = a.limits;
     opt.budget = a.budget;
     opt.inlineTrampolines = a.inlineTrampolines;
     if (!a.transition.empty()) opt.transition = a.transition;
@@ -118,7 +119,7 @@ void addCheckCommand(CLI::App& app, int& exitCode) {
   cmd->add_flag("-v,--verbose", args->verbose, "also list safe states and notes");
   cmd->add_flag("--inline-trampolines", args->inlineTrampolines,
                 "run each trampoline's code inside every pass instead of using its proven contract");
-  cmd->add_option("--timeout", args->timeoutMs, "solver timeout per query in ms (UNKNOWN past it)");
+  addLimitOptions(*cmd, args->limits);
   cmd->add_option("--max-executions", args->budget.maxExecutions,
                   "executions one exploration may take before it answers UNKNOWN");
   cmd->add_option("--max-memory", args->budget.maxMemoryMiB, "resident memory (MiB) past which an exploration answers UNKNOWN");

@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "checker/cli/Commands.h"
+#include "checker/cli/LimitOptions.h"
 #include "checker/cli/TrampolineDirOption.h"
 #include "checker/explore/Jobs.h"
 #include "checker/report/Baseline.h"
@@ -19,7 +20,7 @@ struct GateArgs {
   std::vector<std::string> specs, baselines;
   std::string format = "text";
   bool matrix = false;
-  unsigned timeoutMs = 20000;
+  Limits limits;
   Budget budget;
   unsigned jobs = defaultJobs();
   TrampolineDirOption trampolines;
@@ -59,7 +60,7 @@ int runGate(const GateArgs& a) {
     const nlohmann::json* base = baselineFor(baselines, spec.name);
     TableOptions topt;
     topt.matrix = a.matrix || (base && (*base)["options"].value("matrix", false));
-    topt.timeoutMs = a.timeoutMs;
+    topt.limits = a.limits;
     std::vector<Target> targets = targetsOf(spec, topt.matrix);
     std::map<std::string, std::string> changes;
     if (!a.baselines.empty()) {
@@ -75,7 +76,7 @@ int runGate(const GateArgs& a) {
     if (!a.baselines.empty())
       filter = [&](const Target& t, const TransitionSpec& tr) { return changes.count(changeKey(t.str(), tr.name())) > 0; };
     CheckOptions opt;
-    opt.timeoutMs = a.timeoutMs;
+    opt.limits = a.limits;
     opt.budget = a.budget;
     auto results = checkTargets(spec, targets, opt, {a.jobs, &progress}, filter);
     if (auto* e = std::get_if<Diagnostics>(&results)) return fail(*e), 2;
@@ -124,7 +125,7 @@ void addGateCommand(CLI::App& app, int& exitCode) {
   cmd->add_option("--format", args->format, "text | json | sarif | junit")
       ->check(CLI::IsMember({"text", "json", "sarif", "junit"}));
   cmd->add_flag("--matrix", args->matrix, "every [target] matrix entry, in both endians");
-  cmd->add_option("--timeout", args->timeoutMs, "solver timeout per query in ms");
+  addLimitOptions(*cmd, args->limits);
   cmd->add_option("--max-executions", args->budget.maxExecutions,
                   "executions one exploration may take before it answers UNKNOWN");
   cmd->add_option("--max-memory", args->budget.maxMemoryMiB, "resident memory (MiB) past which an exploration answers UNKNOWN");

@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "checker/cli/Commands.h"
+#include "checker/cli/LimitOptions.h"
 #include "checker/cli/TargetOptions.h"
 #include "checker/cli/TrampolineDirOption.h"
 #include "checker/explore/TrampolineProof.h"
@@ -16,7 +17,7 @@ namespace {
 struct GraphArgs {
   std::string spec, transition, output;
   bool counterexample = false;
-  unsigned timeoutMs = 20000;
+  Limits limits;
   TargetOptions target;
   TrampolineDirOption trampolines;
 };
@@ -45,8 +46,8 @@ int runGraph(const GraphArgs& a) {
   }
   z3::context ctx;  // one per run
   CheckOptions opt;
-  opt.timeoutMs = a.timeoutMs;
-  auto contracts = trampolineContracts(spec, t, ctx);
+  opt.limits = a.limits;
+  auto contracts = trampolineContracts(spec, t, ctx, opt.limits);
   if (auto* e = std::get_if<Diagnostics>(&contracts)) {
     for (const auto& d : *e) std::cerr << d.str() << "\n";
     return 2;
@@ -89,7 +90,7 @@ void addGraphCommand(CLI::App& app, int& exitCode) {
   cmd->add_option("--transition", args->transition, "FROM->TO")->required();
   cmd->add_option("-o,--output", args->output, "FILE.svg, FILE.png or FILE.dot")->required();
   cmd->add_flag("--counterexample", args->counterexample, "draw the failing execution as a timeline");
-  cmd->add_option("--timeout", args->timeoutMs, "solver timeout per query in ms");
+  addLimitOptions(*cmd, args->limits);
   args->target.addTo(*cmd);
   args->trampolines.addTo(*cmd);
   cmd->callback([args, &exitCode] { exitCode = runGraph(*args); });

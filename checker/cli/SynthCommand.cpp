@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "checker/cli/Commands.h"
+#include "checker/cli/LimitOptions.h"
 #include "checker/cli/TargetOptions.h"
 #include "checker/cli/TrampolineDirOption.h"
 #include "checker/explore/SiteInstance.h"
@@ -17,7 +18,8 @@ namespace {
 struct SynthArgs {
   std::string spec, transition, fetch;
   bool interim = false, all = false;
-  unsigned timeoutMs = 20000, maxChecks = 4000;
+  Limits limits;
+  unsigned maxChecks = 4000;
   TargetOptions target;
   TrampolineDirOption trampolines;
 };
@@ -84,8 +86,8 @@ int runSynth(const SynthArgs& a) {
   opt.interim = a.interim;
   opt.all = a.all;
   opt.maxChecks = a.maxChecks;
-  opt.check.timeoutMs = a.timeoutMs;
-  auto contracts = trampolineContracts(spec, t, ctx);
+  opt.check.limits = a.limits;
+  auto contracts = trampolineContracts(spec, t, ctx, opt.check.limits);
   auto site = SiteInstance::make(spec, t, ctx);
   Diagnostics errs;
   if (auto* e = std::get_if<Diagnostics>(&contracts)) errs = *e;
@@ -117,7 +119,7 @@ void addSynthCommand(CLI::App& app, int& exitCode) {
       ->check(CLI::IsMember({"sc", "weak", "stale"}));
   cmd->add_flag("--interim", args->interim, "also try interim words taken from the spec's other states");
   cmd->add_flag("--all", args->all, "every minimal order, not just the first");
-  cmd->add_option("--timeout", args->timeoutMs, "solver timeout per query in ms");
+  addLimitOptions(*cmd, args->limits);
   cmd->add_option("--max-checks", args->maxChecks, "checker runs before the search gives up (exit 3)");
   args->target.addTo(*cmd);
   args->trampolines.addTo(*cmd);

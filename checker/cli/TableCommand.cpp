@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "checker/cli/Commands.h"
+#include "checker/cli/LimitOptions.h"
 #include "checker/cli/TrampolineDirOption.h"
 #include "checker/explore/Jobs.h"
 #include "checker/report/AtomicFile.h"
@@ -18,7 +19,7 @@ struct TableArgs {
   std::vector<std::string> specs;
   std::string outDir;
   bool matrix = false;
-  unsigned timeoutMs = 20000;
+  Limits limits;
   unsigned jobs = defaultJobs();
   TrampolineDirOption trampolines;
 };
@@ -31,7 +32,7 @@ int runTable(const TableArgs& a) {
     }
   TableOptions opt;
   opt.matrix = a.matrix;
-  opt.timeoutMs = a.timeoutMs;
+  opt.limits = a.limits;
   std::vector<std::pair<std::string, std::string>> files;  // path, bytes: written only when all are SAFE
   bool refused = false;
   Progress progress("table");
@@ -85,7 +86,7 @@ void addTableCommand(CLI::App& app, int& exitCode) {
   cmd->add_option("specs", args->specs, "spec files (TOML)")->required();
   cmd->add_option("-o,--output", args->outDir, "output directory")->required();
   cmd->add_flag("--matrix", args->matrix, "every [target] matrix entry, in both endians");
-  cmd->add_option("--timeout", args->timeoutMs, "solver timeout per query in ms");
+  addLimitOptions(*cmd, args->limits);
   cmd->add_option("-j,--jobs", args->jobs, "checks in parallel (default: cores)");
   args->trampolines.addTo(*cmd);
   cmd->callback([args, &exitCode] { exitCode = runTable(*args); });

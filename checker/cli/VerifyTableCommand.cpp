@@ -124,8 +124,8 @@ int runVerify(const VerifyArgs& a) {
   a.trampolines.applyTo(spec);
   TableOptions opt;
   opt.matrix = recorded.at("options").at("matrix").get<bool>();
-  opt.timeoutMs = recorded.at("certificate").at("model").at("solver_timeout_ms").get<unsigned>();
-  unsigned differences = trampolineChanges(recorded.at("certificate"), certificateInputs(spec, opt.timeoutMs));
+  opt.limits.timeoutMs = recorded.at("certificate").at("model").at("solver_timeout_ms").get<unsigned>();
+  unsigned differences = trampolineChanges(recorded.at("certificate"), certificateInputs(spec, opt.limits.timeoutMs));
   Progress progress("verify-table");
   auto built = buildTable(spec, opt, {a.jobs, &progress});
   progress.clear();

@@ -27,10 +27,10 @@ struct ContractProofs {
   Diagnostics errors;
 };
 
-ContractProofs proveContracts(const Spec& spec, const Target& t, unsigned timeoutMs) {
+ContractProofs proveContracts(const Spec& spec, const Target& t, const Limits& limits) {
   ContractProofs out;
   z3::context ctx;  // this job is its own checker run
-  auto contracts = trampolineContracts(spec, t, ctx, timeoutMs);
+  auto contracts = trampolineContracts(spec, t, ctx, limits);
   if (auto* e = std::get_if<Diagnostics>(&contracts)) out.errors = *e;
   else out.contracts = std::get<std::map<std::string, TrampolineContract>>(std::move(contracts));
   return out;
@@ -114,7 +114,7 @@ std::variant<std::vector<SpecResult>, Diagnostics> checkTargets(const Spec& spec
   if (!spec.trampolines.empty()) {
     if (rc.progress) rc.progress->addWork(targets.size());
     runJobs(rc.jobs, targets.size(), [&](size_t i) {
-      proofs[i] = proveContracts(spec, targets[i], opt.timeoutMs);
+      proofs[i] = proveContracts(spec, targets[i], opt.limits);
       if (rc.progress) rc.progress->advance(spec.name + " " + targets[i].str() + " trampolines");
     });
     for (const ContractProofs& p : proofs)

@@ -70,7 +70,7 @@ std::vector<std::string> callNotes(const BehaviourSpec& b, const CheckOptions& o
 class SpecChecker {
  public:
   SpecChecker(const Spec& s, const SiteInstance& site, z3::context& c, const CheckOptions& o)
-      : spec_(s), site_(site), c_(c), opt_(o), prover_(c, o.timeoutMs) {}
+      : spec_(s), site_(site), c_(c), opt_(o), prover_(c, o.limits.timeoutMs) {}
 
   StateResult checkState(const StateSpec& st) {
     StateResult r;
@@ -230,7 +230,7 @@ class SpecChecker {
     z3::expr fTerm = site_.symbol(spec_.function);
     z3::solver placement(c_);
     z3::params p(c_);
-    p.set("timeout", opt_.timeoutMs);
+    p.set("timeout", opt_.limits.timeoutMs);
     placement.set(p);
     for (const z3::expr& e : site_.constraints()) placement.add(e);
     std::vector<LineSplit> out;
@@ -258,6 +258,7 @@ class SpecChecker {
     ps.contracts = &opt_.contracts;
     ps.inlineTrampolines = opt_.inlineTrampolines;
     ps.budget = opt_.budget;
+    ps.maxSteps = opt_.limits.maxSteps;
     ps.versions.resize(regionWords());
     ps.versionNames.resize(regionWords());
     for (unsigned i = spec_.words; i < regionWords(); ++i) {
@@ -333,7 +334,7 @@ std::variant<SpecResult, Diagnostics> checkSpec(const Spec& spec, const Target& 
   CheckOptions withContracts = opt;
   SpecResult r;
   if (!spec.trampolines.empty() && opt.contracts.empty()) {  // prove them first, as checkTargets does
-    auto k = trampolineContracts(spec, t, c, opt.timeoutMs);
+    auto k = trampolineContracts(spec, t, c, opt.limits);
     if (auto* e = std::get_if<Diagnostics>(&k)) return *e;
     withContracts.contracts = std::get<std::map<std::string, TrampolineContract>>(k);
   }

@@ -11,6 +11,7 @@
 #include <variant>
 
 #include "checker/explore/Budget.h"
+#include "checker/explore/Limits.h"
 #include "checker/explore/Verdict.h"
 #include "checker/spec/Spec.h"
 #include "checker/spec/TrampolineContract.h"
@@ -18,7 +19,7 @@
 namespace patchcheck {
 
 struct CheckOptions {
-  unsigned timeoutMs = 20000;
+  Limits limits;  // --timeout per query, --max-steps per execution
   std::optional<std::string> transition;  // "from->to": only this one
   bool statesOnly = false;
   std::map<std::string, TrampolineContract> contracts;  // trampoline contracts by entry key, with their proofs

@@ -7,12 +7,11 @@
 #include "encoder/Hex.h"
 #include "checker/explore/Trace.h"
 #include "model/Cpu.h"
+#include "model/Executor.h"
 #include "model/IsaModel.h"
 
 namespace patchcheck {
 namespace {
-
-constexpr unsigned kMaxSteps = 64;
 
 uint64_t u64(const z3::expr& e) {
   uint64_t v = 0;
@@ -59,24 +58,25 @@ struct Hazard {
   FaultKind fault = FaultKind::Unpredictable;
 };
 
-struct Node {
-  Cpu cpu;
+// One pass: an execution of the one executor (model/Executor.h) with what
+// the fetch model tracks and what the pass has done.
+struct Node : Execution {
+  using Execution::Execution;
   std::vector<Observer> observers;
-  std::vector<z3::expr> path;
   std::vector<Event> events;
   std::vector<Hazard> hazards;
-  unsigned steps = 0, interrupts = 0;
+  unsigned interrupts = 0;
   bool inBody = false;
   std::optional<Location> located;  // a location fork already chosen
   std::optional<Called> called;     // inline: the trampoline this pass ran
 };
 
-class Explorer {
+class Explorer final : public Executor<Node>::Client {
  public:
   Explorer(const PassSetup& s, Prover& p)
       : s_(s), prover_(p), c_(s.site->ctx()), t_(s.site->target()),
         isa_(modelOf(t_)), abi_(isa_.abi(t_)),
-        entry_(MachineState::symbolic(c_, t_, "in.")) {}
+        entry_(MachineState::symbolic(c_, t_, "in.")), executor_(*this, decider(), options()) {}
 
   PassOutcome run() {
     auto start = std::chrono::steady_clock::now();
@@ -94,20 +94,13 @@ class Explorer {
     for (const Observer& o : s_.fetch->starts()) {
       if (std::find(seen.begin(), seen.end(), o) != seen.end()) continue;
       seen.push_back(o);
-      later(Node{Cpu(entry_, f), {o}, {}, {}, {}, 0, 0, false, std::nullopt, std::nullopt});
+      Node n{Cpu(entry_, f)};
+      n.observers = {o};
+      executor_.later(std::move(n));
     }
-    unsigned processed = 0;
-    while (!out_.counterexample && !out_.witnessed) {
-      auto bucket = std::find_if(pending_.begin(), pending_.end(), [](const auto& b) { return !b.empty(); });
-      if (bucket == pending_.end()) break;
-      if (auto over = s_.budget.exceeded(++processed)) {
-        unknown_ = true;
-        out_.unknownReason = *over;
-        break;
-      }
-      Node n = std::move(bucket->back());
-      bucket->pop_back();
-      advance(n);
+    if (auto over = executor_.run()) {
+      unknown_ = true;
+      out_.unknownReason = *over;
     }
     prover_.pop();
     out_.counts.queries = prover_.queries() - q0;
@@ -125,38 +118,44 @@ class Explorer {
   const IsaModel& isa_;
   const AbiModel& abi_;
   MachineState entry_;
-  // Executions waiting to be explored, by how many interrupts they took:
-  // the fewest first, so a counterexample has no interrupt it does not need.
-  std::vector<std::vector<Node>> pending_;
   PassOutcome out_;
   bool unknown_ = false;
+  Executor<Node> executor_;
 
   unsigned siteWords() const { return s_.site->spec().words; }
 
-  void later(Node&& n) {
-    if (pending_.size() <= n.interrupts) pending_.resize(n.interrupts + 1);
-    pending_[n.interrupts].push_back(std::move(n));
+  // Every question goes to the prover. Unknown: that way is not explored,
+  // and the verdict is UNKNOWN.
+  Decide decider() {
+    return [this](const std::vector<z3::expr>& path, const z3::expr& cond) {
+      z3::expr_vector v(c_);
+      for (const z3::expr& e : path) v.push_back(e);
+      v.push_back(cond);
+      Answer a = prover_.check(z3::mk_and(v));
+      if (a == Answer::Unknown) {
+        unknown_ = true;
+        out_.unknownReason = prover_.lastUnknownReason();
+      }
+      return a;
+    };
   }
 
-  z3::expr pathOf(const Node& n) const {
-    if (n.path.empty()) return c_.bool_val(true);
-    z3::expr_vector v(c_);
-    for (const auto& e : n.path) v.push_back(e);
-    return z3::mk_and(v);
+  Executor<Node>::Options options() const {
+    Executor<Node>::Options o;
+    o.maxSteps = s_.maxSteps;
+    o.exceptionsBetweenSteps = true;  // an exception may come before any instruction
+    o.budget = [this](unsigned taken) { return s_.budget.exceeded(taken); };
+    // The fewest interrupts first: a counterexample has no interrupt it
+    // does not need.
+    o.rank = [](const Node& n) { return n.interrupts; };
+    return o;
   }
 
-  bool feasible(const Node& n, const z3::expr& cond) {
-    z3::expr s = cond.simplify();
-    if (s.is_false()) return false;
-    if (s.is_true() && n.path.empty()) return true;
-    Answer a = prover_.check(pathOf(n) && s);
-    if (a == Answer::Unknown) {
-      unknown_ = true;
-      out_.unknownReason = prover_.lastUnknownReason();
-    }
-    // Unknown: this way is not explored, and the verdict is UNKNOWN.
-    return a == Answer::Sat;
-  }
+  void later(Node&& n) { executor_.later(std::move(n)); }
+  z3::expr pathOf(const Node& n) const { return n.condition(); }
+  bool feasible(const Node& n, const z3::expr& cond) { return executor_.possible(n, cond); }
+
+  bool done() const override { return out_.counterexample || out_.witnessed; }
 
   void addHazard(Node& n, const z3::expr& cond, Hazard::Kind kind,
                  std::function<std::string(const z3::model&)> explain,
@@ -177,52 +176,38 @@ class Explorer {
     return (bestOffset ? best + "+" + hex(bestOffset) : best) + " (" + hex(a) + ")";
   }
 
-  // ---- the main loop of one execution
-  void advance(Node& n) {
-    while (true) {
-      if (n.steps >= kMaxSteps) {
-        addHazard(n, c_.bool_val(true), Hazard::Kind::Runaway, [](const z3::model&) {
-          return "the pass does not leave the site within " + std::to_string(kMaxSteps) + " instructions";
-        });
-        finish(n);
-        return;
-      }
-      if (!n.located) {
-        if (n.cpu.branchUnsettled() && !settle(n)) return;
-        forkInterrupt(n);
-        auto locs = locate(n);
-        if (locs.empty()) return;  // no feasible continuation
-        for (size_t i = 1; i < locs.size(); ++i) {
-          Node child = n;
-          child.path.push_back(locs[i].second);
-          child.located = locs[i].first;
-          later(std::move(child));
-        }
-        if (!locs[0].second.simplify().is_true()) n.path.push_back(locs[0].second);
-        n.located = locs[0].first;
-      }
-      Location loc = *n.located;
-      n.located.reset();
-      if (!handle(n, loc)) return;
-    }
+  // ---- one execution, as the executor's client
+  void runaway(Node& n) override {
+    unsigned limit = s_.maxSteps;
+    addHazard(n, c_.bool_val(true), Hazard::Kind::Runaway, [limit](const z3::model&) {
+      return "the pass does not leave the site within " + std::to_string(limit) + " instructions";
+    });
+    finish(n);
   }
 
-  // Forks a symbolic branch decision; false when neither way is feasible.
-  bool settle(Node& n) {
-    z3::expr taken = n.cpu.slot->control.taken.simplify();
-    bool yes = feasible(n, taken), no = feasible(n, !taken);
-    if (yes && no) {
-      Node other = n;
-      other.path.push_back(!taken);
-      other.cpu.settleBranch(false);
-      other.events.push_back(Event{Event::Kind::Settle, 0, "", std::nullopt, std::nullopt, nullptr, false, 0, std::nullopt});
-      later(std::move(other));
+  void settled(Node& n, bool taken) override {
+    n.events.push_back(Event{Event::Kind::Settle, 0, "", std::nullopt, std::nullopt, nullptr, taken, 0, std::nullopt});
+  }
+
+  // Where the pass is: an interrupt may come first; the location may fork;
+  // a site word may be seen in several versions (each its own execution).
+  std::optional<Instruction> fetch(Node& n) override {
+    if (!n.located) {
+      forkInterrupt(n);
+      auto locs = locate(n);
+      if (locs.empty()) return std::nullopt;  // no feasible continuation
+      for (size_t i = 1; i < locs.size(); ++i) {
+        Node child = n;
+        child.path.push_back(locs[i].second);
+        child.located = locs[i].first;
+        later(std::move(child));
+      }
+      n.assume(locs[0].second);
+      n.located = locs[0].first;
     }
-    if (!yes && !no) return false;
-    n.path.push_back(yes ? taken : !taken);
-    n.cpu.settleBranch(yes);
-    n.events.push_back(Event{Event::Kind::Settle, 0, "", std::nullopt, std::nullopt, nullptr, yes, 0, std::nullopt});
-    return true;
+    Location loc = *n.located;
+    n.located.reset();
+    return handle(n, loc);
   }
 
   void forkInterrupt(Node& n) {
@@ -310,8 +295,9 @@ class Explorer {
     return out;
   }
 
-  // Handles the location; false when the execution ended.
-  bool handle(Node& n, const Location& loc) {
+  // Handles the location: the instruction to run there, or nothing when
+  // the execution ended.
+  std::optional<Instruction> handle(Node& n, const Location& loc) {
     bool inSlot = n.cpu.inDelaySlot();
     switch (loc.kind) {
       case LocKind::Elsewhere: {
@@ -322,19 +308,19 @@ class Explorer {
                  ": not an allowed target (allowed: " + allowed + ")";
         });
         finish(n);
-        return false;
+        return std::nullopt;
       }
       case LocKind::Symbol:
         if (!n.inBody) {
-          if (runInline(n, loc, inSlot)) return false;
+          if (runInline(n, loc, inSlot)) return std::nullopt;
           exitCheck(n, loc, inSlot);
         }
         finish(n);
-        return false;
+        return std::nullopt;
       case LocKind::RegionEnd:
         if (!n.inBody) exitCheck(n, loc, inSlot);
         finish(n);
-        return false;
+        return std::nullopt;
       case LocKind::Word:
         if (loc.word == siteWords() && !n.inBody && !inSlot) {
           // F's body starts here: the untraced check, then the pass runs
@@ -342,9 +328,9 @@ class Explorer {
           exitCheck(n, loc, false);
           n.inBody = true;
         }
-        return fetchAndStep(n, loc.word);
+        return fetchVersions(n, loc.word);
     }
-    return false;
+    return std::nullopt;
   }
 
   using Alternatives = std::vector<std::pair<std::string, std::vector<Violation>>>;
@@ -472,7 +458,7 @@ class Explorer {
     z3::expr resume = s_.site->bodyStart();
     CallerView view{&entry_, resume, resume + c_.bv_val(uint64_t(code.ipOffset), 64)};
     z3::expr before = pathOf(n);
-    Feasibility feasible = [this, before](const std::vector<z3::expr>& path, const z3::expr& cond) {
+    Decide feasible = [this, before](const std::vector<z3::expr>& path, const z3::expr& cond) {
       z3::expr_vector v(c_);
       v.push_back(before);
       for (const z3::expr& e : path) v.push_back(e);
@@ -488,7 +474,7 @@ class Explorer {
     // The path has pc == the entry; the runner finds its words by offset.
     Cpu atEntry = n.cpu;
     atEntry.pc = code.entry();
-    std::vector<TrampolineOutcome> outcomes = runTrampoline(code, atEntry, view, feasible);
+    std::vector<TrampolineOutcome> outcomes = runTrampoline(code, atEntry, view, feasible, s_.maxSteps);
     n.events.push_back(Event{Event::Kind::Call, 0, loc.symbol, n.cpu.pc, std::nullopt, nullptr, false, 0, std::nullopt});
     for (TrampolineOutcome& o : outcomes) {
       if (o.undecided) {
@@ -513,7 +499,9 @@ class Explorer {
     return true;
   }
 
-  bool fetchAndStep(Node& n, unsigned i) {
+  // The versions of word i the pass may see: one execution per distinct
+  // image; the others run their step now and wait, this one goes on.
+  std::optional<Instruction> fetchVersions(Node& n, unsigned i) {
     const auto& vers = s_.versions[i];
     struct Group {
       const WordImage* image;
@@ -538,22 +526,18 @@ class Explorer {
         g->names += "/" + nm;
       }
     }
-    if (groups.empty()) return false;
-    for (size_t k = groups.size(); k-- > 0;) {
-      Node c = k == 0 ? std::move(n) : n;
-      if (!stepWith(c, i, groups[k].image, groups[k].observers, groups[k].names)) continue;
-      if (k == 0) {
-        n = std::move(c);
-        return true;
-      }
-      later(std::move(c));
+    if (groups.empty()) return std::nullopt;
+    for (size_t k = groups.size(); k-- > 1;) {
+      Node c = n;
+      seen(c, i, groups[k].image, groups[k].observers, groups[k].names);
+      if (executor_.step(c, groups[k].image->fetched())) later(std::move(c));
     }
-    return false;
+    seen(n, i, groups[0].image, groups[0].observers, groups[0].names);
+    return groups[0].image->fetched();
   }
 
-  // Executes one fetched version; false when the execution ended.
-  bool stepWith(Node& c, unsigned i, const WordImage* img, const std::vector<Observer>& obs,
-                const std::string& names) {
+  // The pass fetches this version of word i.
+  void seen(Node& c, unsigned i, const WordImage* img, const std::vector<Observer>& obs, const std::string& names) {
     c.observers = obs;
     unsigned landed = ~0u;
     for (const auto& o : obs) landed = std::min(landed, s_.fetch->landed(o));
@@ -566,11 +550,11 @@ class Explorer {
                "') runs after the transition overwrote it with '" + now + "'";
       });
     }
-    if (c.cpu.branchUnsettled()) settle(c);
-    isa_.exceptionBoundary(c.cpu.state);  // an exception may come before any instruction
-    size_t effectsBefore = c.cpu.state.effects.size();
-    std::vector<Fault> faults = c.cpu.step(img->fetched());
-    ++c.steps;
+  }
+
+  // After one instruction ran: forbidden effects and faults; false when
+  // the execution ended.
+  bool stepped(Node& c, const std::vector<Fault>& faults, size_t effectsBefore) override {
     for (size_t k = effectsBefore; k < c.cpu.state.effects.size(); ++k)
       if (auto why = forbiddenEffect(c.cpu.state.effects[k], s_.site->spec().allowedEffects)) {
         addHazard(c, c_.bool_val(true), Hazard::Kind::Effect, [why = *why](const z3::model&) { return why; });
@@ -583,8 +567,7 @@ class Explorer {
       z3::expr when = f.when.simplify();
       if (when.is_false()) continue;
       std::string text = std::string(name(f.kind)) + ": " + f.detail;
-      Hazard::Kind kind = Hazard::Kind::Fault;
-      addHazard(c, when, kind, [text](const z3::model&) { return text; });
+      addHazard(c, when, Hazard::Kind::Fault, [text](const z3::model&) { return text; });
       c.hazards.back().fault = f.kind;
       if (when.is_true()) {
         finish(c);
@@ -696,94 +679,180 @@ class Explorer {
     return !obs.empty();
   }
 
-  // Runs the same path again through the same semantics on the concrete
+  // Runs the same path again through the one executor on the concrete
   // values of the model, and checks that it reaches the same places and
-  // breaks the same rule.
+  // breaks the same rule. The pass's events say where interrupts came,
+  // which way branches went and what each fetch saw.
+  class Replay final : public Executor<Execution>::Client {
+   public:
+    Replay(Explorer& x, const Node& n, const z3::model& m, const Hazard* broken, Counterexample& cx)
+        : x_(x), n_(n), m_(m), broken_(broken), cx_(cx), upto_(broken ? broken->events : n.events.size()),
+          entry_(x.entry_.evaluatedIn(m)) {}
+
+    void run() {
+      Executor<Execution>::Options o;
+      o.maxSteps = x_.s_.maxSteps;
+      o.exceptionsBetweenSteps = true;
+      // The model decides: on its values exactly one way of each branch holds.
+      Decide byModel = [this](const std::vector<z3::expr>& path, const z3::expr& cond) {
+        for (const z3::expr& e : path)
+          if (!m_.eval(e, true).is_true()) return Answer::Unsat;
+        return m_.eval(cond, true).is_true() ? Answer::Sat : Answer::Unsat;
+      };
+      Executor<Execution> executor(*this, byModel, o);
+      z3::expr f = m_.eval(x_.s_.site->symbol(x_.s_.site->spec().function), true);
+      executor.later(Execution(Cpu(entry_, f)));
+      executor.run();
+      if (!ended_) fail("replay: the concrete run stops before the schedule ends");
+      if (!decided_) judge();
+    }
+
+    std::optional<Instruction> fetch(Execution& e) override {
+      for (; k_ < upto_ && !decided_; ++k_) {
+        const Event& ev = n_.events[k_];
+        switch (ev.kind) {
+          case Event::Kind::Call:
+            if (!call(e, ev)) return std::nullopt;
+            break;
+          case Event::Kind::Step:
+          case Event::Kind::Return:
+            break;
+          case Event::Kind::Settle: {  // a branch the values decide (the pass had to fork)
+            z3::expr t = e.cpu.slot ? e.cpu.slot->control.taken.simplify() : x_.c_.bool_val(ev.taken);
+            if (!(t.is_true() || t.is_false()) || t.is_true() != ev.taken) {
+              fail("replay: branch decision differs");
+              return std::nullopt;
+            }
+            e.cpu.settleBranch(ev.taken);
+            break;
+          }
+          case Event::Kind::Interrupt:
+            e.cpu.interrupt();
+            break;
+          case Event::Kind::Fetch: {
+            z3::expr pc = e.cpu.pc.simplify();
+            uint64_t want = u64(m_.eval(*ev.pc, true)), got = u64(pc);
+            if (!pc.is_numeral() || want != got) {
+              fail("replay: fetch address differs (" + hex(got) + " vs " + hex(want) + ")");
+              return std::nullopt;
+            }
+            z3::expr word = m_.eval(*ev.wordTerm, true);
+            fetched_ = k_++;
+            return Instruction{word, u64(word), ev.image->fetched().bytes};
+          }
+        }
+      }
+      end(e);
+      return std::nullopt;
+    }
+
+    // The executor settled a branch the values leave symbolic: the pass
+    // forked there and recorded the way.
+    void settled(Execution&, bool taken) override {
+      if (k_ < upto_ && n_.events[k_].kind == Event::Kind::Settle && n_.events[k_].taken == taken) ++k_;
+      else fail("replay: branch decision differs");
+    }
+
+    bool stepped(Execution&, const std::vector<Fault>& faults, size_t) override {
+      if (decided_) return false;
+      if (broken_ && broken_->kind == Hazard::Kind::Fault && fetched_ + 1 == upto_) {
+        for (const Fault& f : faults)
+          if (f.kind == broken_->fault && m_.eval(f.when, true).is_true()) {
+            cx_.replayed = true;
+            cx_.replayNote = "replayed concretely: the fault happens";
+            decided_ = true;
+            return false;
+          }
+        fail("replay: the concrete run does not fault there");
+        return false;
+      }
+      return true;
+    }
+
+    void runaway(Execution& e) override { end(e); }
+    void stuck(Execution&) override { fail("replay: branch decision differs"); }
+
+   private:
+    Explorer& x_;
+    const Node& n_;
+    const z3::model& m_;
+    const Hazard* broken_;
+    Counterexample& cx_;
+    size_t upto_, k_ = 0, fetched_ = 0;
+    MachineState entry_;
+    std::optional<Called> called_;
+    std::optional<MachineState> final_;  // at the end of the schedule
+    bool ended_ = false, decided_ = false;
+
+    void fail(const std::string& why) {
+      if (decided_) return;
+      cx_.replayNote = why;
+      decided_ = ended_ = true;
+    }
+    void end(const Execution& e) {
+      ended_ = true;
+      if (!final_) final_ = e.cpu.state;
+    }
+
+    // The pass ran a trampoline inline here: so does the replay.
+    bool call(Execution& e, const Event& ev) {
+      const TrampolineCode& code = x_.s_.site->trampolines().at(ev.versionName);
+      called_ = Called{ev.versionName, code.contract.symbol, e.cpu.state};
+      z3::expr resume = x_.s_.site->bodyStart();
+      CallerView view{&entry_, resume, resume + x_.c_.bv_val(uint64_t(code.ipOffset), 64)};
+      auto run = replayTrampoline(code, e.cpu, view, m_, x_.s_.maxSteps);
+      if (!run) {
+        fail("replay: the concrete run of " + ev.versionName + " takes another path");
+        return false;
+      }
+      if (broken_ && broken_->kind == Hazard::Kind::Trampoline) {
+        for (const Violation& v : run->violations)
+          if (m_.eval(v.when, true).is_true()) {
+            cx_.replayed = true;
+            cx_.replayNote = "replayed concretely, " + ev.versionName + " included: " + v.explain(m_);
+            decided_ = ended_ = true;
+            return false;
+          }
+        fail("replay: the concrete run of " + ev.versionName + " keeps every rule");
+        return false;
+      }
+      if (!run->resumed) {
+        fail("replay: the concrete run of " + ev.versionName + " does not come back");
+        return false;
+      }
+      e.cpu = *run->resumed;
+      while (k_ + 1 < upto_ && n_.events[k_ + 1].kind != Event::Kind::Return) ++k_;
+      return true;
+    }
+
+    // The schedule ran to its end: does the concrete state break the rule?
+    void judge() {
+      decided_ = true;
+      if (!broken_) return;
+      if (broken_->kind == Hazard::Kind::Exit && broken_->exit) {
+        ExitContext x{entry_, *final_, x_.abi_, m_.eval(x_.s_.site->bodyStart(), true), nullptr};
+        x.nameAddress = [](uint64_t a) { return hex(a); };
+        Alternatives alts = x_.alternatives(*broken_->exit, x, called_);
+        // Memory probes stay symbolic: evaluate them in the model.
+        bool any = alts.empty() || m_.eval(noneHolds(alts, x_.c_).when, true).is_true();
+        cx_.replayed = any;
+        cx_.replayNote = any ? "replayed concretely: the state at the exit breaks the rule"
+                             : "replay: the concrete state at the exit satisfies the rule";
+        return;
+      }
+      // A jump elsewhere, an overwritten body word, a runaway pass: the
+      // concrete pc sequence matched, which is what they are about.
+      cx_.replayed = true;
+      cx_.replayNote = "replayed concretely: same instructions at the same addresses";
+    }
+  };
+
   void replay(const Node& n, const z3::model& m, const Hazard* broken, Counterexample& cx) {
     if (!scheduleAllowed(n, m, broken ? broken->events : n.events.size())) {
       cx.replayNote = "replay: the fetch model does not allow this schedule at this placement";
       return;
     }
-    MachineState concreteEntry = entry_.evaluatedIn(m);
-    Cpu cpu(concreteEntry, m.eval(s_.site->symbol(s_.site->spec().function), true));
-    std::optional<Called> called;
-    size_t upto = broken ? broken->events : n.events.size();
-    for (size_t k = 0; k < upto; ++k) {
-      const Event& e = n.events[k];
-      if (e.kind == Event::Kind::Call) {
-        called = Called{e.versionName, s_.site->trampolines().at(e.versionName).contract.symbol, cpu.state};
-        const TrampolineCode& code = s_.site->trampolines().at(e.versionName);
-        z3::expr resume = s_.site->bodyStart();
-        CallerView view{&concreteEntry, resume, resume + c_.bv_val(uint64_t(code.ipOffset), 64)};
-        auto run = replayTrampoline(code, cpu, view, m);
-        if (!run) {
-          cx.replayNote = "replay: the concrete run of " + e.versionName + " takes another path";
-          return;
-        }
-        if (broken && broken->kind == Hazard::Kind::Trampoline) {
-          for (const Violation& v : run->violations)
-            if (m.eval(v.when, true).is_true()) {
-              cx.replayed = true;
-              cx.replayNote = "replayed concretely, " + e.versionName + " included: " + v.explain(m);
-              return;
-            }
-          cx.replayNote = "replay: the concrete run of " + e.versionName + " keeps every rule";
-          return;
-        }
-        if (!run->resumed) {
-          cx.replayNote = "replay: the concrete run of " + e.versionName + " does not come back";
-          return;
-        }
-        cpu = *run->resumed;
-        while (k + 1 < upto && n.events[k + 1].kind != Event::Kind::Return) ++k;
-        continue;
-      }
-      if (e.kind == Event::Kind::Step || e.kind == Event::Kind::Return) continue;
-      if (e.kind == Event::Kind::Settle) {
-        z3::expr t = cpu.slot ? cpu.slot->control.taken.simplify() : c_.bool_val(e.taken);
-        if (!t.is_bool() || (t.is_true() != e.taken) || !(t.is_true() || t.is_false())) {
-          cx.replayNote = "replay: branch decision differs";
-          return;
-        }
-        cpu.settleBranch(e.taken);
-      } else if (e.kind == Event::Kind::Interrupt) {
-        cpu.interrupt();
-      } else {
-        uint64_t want = u64(m.eval(*e.pc, true)), got = u64(cpu.pc.simplify());
-        if (!cpu.pc.simplify().is_numeral() || want != got) {
-          cx.replayNote = "replay: fetch address differs (" + hex(got) + " vs " + hex(want) + ")";
-          return;
-        }
-        z3::expr word = m.eval(*e.wordTerm, true);
-        Instruction f{word, u64(word), e.image->fetched().bytes};
-        if (auto open = cpu.undecided()) cpu.settleBranch(open->is_true());
-        isa_.exceptionBoundary(cpu.state);
-        auto faults = cpu.step(f);
-        if (broken && broken->kind == Hazard::Kind::Fault && k + 1 == upto)
-          for (const auto& fl : faults)
-            if (fl.kind == broken->fault && fl.when.simplify().is_true()) {
-              cx.replayed = true;
-              cx.replayNote = "replayed concretely: the fault happens";
-              return;
-            }
-      }
-    }
-    if (!broken) return;
-    if (broken->kind == Hazard::Kind::Exit && broken->exit) {
-      ExitContext x{concreteEntry, cpu.state, abi_, m.eval(s_.site->bodyStart(), true), nullptr};
-      x.nameAddress = [](uint64_t a) { return hex(a); };
-      Alternatives alts = alternatives(*broken->exit, x, called);
-      // Memory probes stay symbolic: evaluate them in the model.
-      bool any = alts.empty() || m.eval(noneHolds(alts, c_).when, true).is_true();
-      cx.replayed = any;
-      cx.replayNote = any ? "replayed concretely: the state at the exit breaks the rule"
-                          : "replay: the concrete state at the exit satisfies the rule";
-      return;
-    }
-    // A jump elsewhere, an overwritten body word, a runaway pass: the
-    // concrete pc sequence matched, which is what they are about.
-    cx.replayed = true;
-    cx.replayNote = "replayed concretely: same instructions at the same addresses";
+    Replay(*this, n, m, broken, cx).run();
   }
 };
 

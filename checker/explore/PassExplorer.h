@@ -15,6 +15,7 @@
 #include "checker/explore/Behaviour.h"
 #include "checker/explore/Budget.h"
 #include "checker/explore/FetchModel.h"
+#include "checker/explore/Limits.h"
 #include "checker/explore/Prover.h"
 #include "checker/explore/SiteInstance.h"
 #include "checker/explore/Verdict.h"
@@ -43,6 +44,7 @@ struct PassSetup {
   // the site's contents admit any pass at all); judge nothing.
   bool witnessOnly = false;
   Budget budget;
+  unsigned maxSteps = kDefaultMaxSteps;  // per pass (and per inline trampoline run)
   // Further facts this exploration assumes (the placement's I-cache line
   // split under stale).
   std::vector<z3::expr> assumptions;

@@ -24,9 +24,9 @@ z3::expr any(z3::context& c, const std::vector<Violation>& v) {
 
 class Proof {
  public:
-  Proof(TrampolineCode& code, const SiteInstance& site, unsigned timeoutMs)
+  Proof(TrampolineCode& code, const SiteInstance& site, const Limits& limits)
       : code_(code), site_(site), c_(site.ctx()), t_(site.target()), isa_(modelOf(t_)), abi_(isa_.abi(t_)),
-        prover_(c_, timeoutMs), caller_(MachineState::symbolic(c_, t_, "caller.")), atEntry_(caller_),
+        prover_(c_, limits.timeoutMs), maxSteps_(limits.maxSteps), caller_(MachineState::symbolic(c_, t_, "caller.")), atEntry_(caller_),
         resume_(site.bodyStart()), ip_(resume_ + c_.bv_val(uint64_t(code.ipOffset), 64)) {}
 
   void run() {
@@ -37,11 +37,11 @@ class Proof {
     prover_.assume(isa_.entryAssumptions(caller_));
     buildEntry();
     CallerView view{&caller_, resume_, ip_};
-    Feasibility feasible = [this](const std::vector<z3::expr>& path, const z3::expr& cond) {
+    Decide decide = [this](const std::vector<z3::expr>& path, const z3::expr& cond) {
       return prover_.check(all(c_, path) && cond);
     };
     std::vector<TrampolineOutcome> outcomes =
-        runTrampoline(code_, Cpu(atEntry_, code_.entry()), view, feasible);
+        runTrampoline(code_, Cpu(atEntry_, code_.entry()), view, decide, maxSteps_);
     for (const TrampolineOutcome& o : outcomes) {
       if (o.undecided && k.unknownReason.empty()) k.unknownReason = *o.undecided;
       if (o.violations.empty()) continue;
@@ -75,6 +75,7 @@ class Proof {
   const IsaModel& isa_;
   const AbiModel& abi_;
   Prover prover_;
+  unsigned maxSteps_;
   MachineState caller_;   // F's entry
   MachineState atEntry_;  // the trampoline's entry
   z3::expr resume_, ip_;
@@ -133,7 +134,7 @@ class Proof {
   void replay(const z3::model& m, Counterexample& cx) {
     MachineState caller = caller_.evaluatedIn(m);
     CallerView view{&caller, resume_, ip_};
-    auto o = replayTrampoline(code_, Cpu(atEntry_.evaluatedIn(m), code_.entry()), view, m);
+    auto o = replayTrampoline(code_, Cpu(atEntry_.evaluatedIn(m), code_.entry()), view, m, maxSteps_);
     if (o)
       for (const Violation& v : o->violations)
         if (m.eval(v.when, true).is_true()) {
@@ -148,13 +149,13 @@ class Proof {
 
 }  // namespace
 
-void proveTrampoline(TrampolineCode& code, const SiteInstance& site, unsigned timeoutMs) {
-  Proof(code, site, timeoutMs).run();
+void proveTrampoline(TrampolineCode& code, const SiteInstance& site, const Limits& limits) {
+  Proof(code, site, limits).run();
 }
 
 
 std::variant<std::map<std::string, TrampolineContract>, Diagnostics> trampolineContracts(
-    const Spec& spec, const Target& t, z3::context& c, unsigned timeoutMs) {
+    const Spec& spec, const Target& t, z3::context& c, const Limits& limits) {
   if (spec.trampolines.empty()) return std::map<std::string, TrampolineContract>{};
   auto site = SiteInstance::make(spec, t, c);
   if (auto* e = std::get_if<Diagnostics>(&site)) return *e;
@@ -162,7 +163,7 @@ std::variant<std::map<std::string, TrampolineContract>, Diagnostics> trampolineC
   std::map<std::string, TrampolineContract> out;
   for (const auto& [key, loaded] : s.trampolines()) {
     TrampolineCode code = loaded;
-    proveTrampoline(code, s, timeoutMs);
+    proveTrampoline(code, s, limits);
     out.emplace(key, code.contract);
   }
   return out;

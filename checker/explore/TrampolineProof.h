@@ -14,6 +14,7 @@
 #include <string>
 #include <variant>
 
+#include "checker/explore/Limits.h"
 #include "checker/explore/SiteInstance.h"
 #include "checker/explore/TrampolineRun.h"
 #include "checker/explore/Verdict.h"
@@ -22,12 +23,12 @@
 
 namespace patchcheck {
 
-void proveTrampoline(TrampolineCode&, const SiteInstance&, unsigned timeoutMs = 20000);
+void proveTrampoline(TrampolineCode&, const SiteInstance&, const Limits& = {});
 
 // The contracts of the spec's trampolines on `target`, each proven
 // (TrampolineContract::proven) or refuted with a counterexample.
 std::variant<std::map<std::string, TrampolineContract>, Diagnostics> trampolineContracts(
-    const Spec&, const Target&, z3::context&, unsigned timeoutMs = 20000);
+    const Spec&, const Target&, z3::context&, const Limits& = {});
 
 // A proven (or refuted) contract as a result line.
 TrampolineResult trampolineResult(const TrampolineContract&, const Target&);

@@ -10,39 +10,27 @@
 namespace patchcheck {
 namespace {
 
-// Far more than any trampoline runs: a loop that never leaves is a fault.
-// Calls and returns count as steps, so a run that only jumps between the
-// callback and itself still ends.
-constexpr unsigned kMaxSteps = 1024;
 // Paths of one run; past this the run answers undecided instead of
 // growing without bound.
 constexpr unsigned kMaxPaths = 4096;
 
-struct Work {
-  Cpu cpu;
+struct Work : Execution {
+  using Execution::Execution;
   TrampolineOutcome out;
-  unsigned steps = 0;
+  size_t at = 0;  // the word the current step runs
 };
 
-class Runner {
+class Runner final : public Executor<Work>::Client {
  public:
-  Runner(const TrampolineCode& code, const CallerView& view, const Feasibility& f, const Cpu& start)
-      : code_(code), view_(view), feasible_(f), entry_(start.state),
-        isa_(start.isa()), abi_(isa_.abi(start.state.target)), c_(start.state.ctx), frames_(*view.caller) {
-    work_.push_back(Work{start, {}, 0});
-  }
+  Runner(const TrampolineCode& code, const CallerView& view, const Decide& decide, unsigned maxSteps)
+      : code_(code), view_(view), isa_(modelOf(view.caller->target)), abi_(isa_.abi(view.caller->target)),
+        c_(view.caller->ctx), frames_(*view.caller), executor_(*this, decide, options(maxSteps)) {}
 
-  std::vector<TrampolineOutcome> run() {
-    unsigned paths = 0;
-    while (!work_.empty()) {
-      if (++paths > kMaxPaths) {
-        undecided("more than " + std::to_string(kMaxPaths) + " paths through " + code_.contract.key());
-        break;
-      }
-      Work w = std::move(work_.back());
-      work_.pop_back();
-      advance(w);
-    }
+  std::vector<TrampolineOutcome> run(const Cpu& start) {
+    entry_.emplace(start.state);
+    executor_.later(Work(start));
+    if (auto over = executor_.run()) undecided(*over);
+    if (executor_.undecided()) undecided("the solver could not decide a branch in " + code_.contract.key());
     if (undecided_) {
       TrampolineOutcome gap;
       gap.undecided = *undecided_;
@@ -51,108 +39,27 @@ class Runner {
     return std::move(done_);
   }
 
- private:
-  const TrampolineCode& code_;
-  const CallerView& view_;
-  const Feasibility& feasible_;
-  const MachineState entry_;  // at the trampoline's entry
-  const IsaModel& isa_;
-  const AbiModel& abi_;
-  z3::context& c_;
-  FrameAddresses frames_;
-  std::vector<Work> work_;
-  std::vector<TrampolineOutcome> done_;
-  std::optional<std::string> undecided_;
-
-  void undecided(const std::string& why) {
-    if (!undecided_) undecided_ = why;
-  }
-
-  const MachineState& caller() const { return *view_.caller; }
-  std::string name(unsigned r) const { return isa_.registers(entry_.target)[r].name; }
-  unsigned argument(unsigned i) const { return abi_.arguments.at(i); }
-
-  bool possible(const Work& w, const z3::expr& cond) {
-    z3::expr s = cond.simplify();
-    if (s.is_false()) return false;
-    if (s.is_true()) return true;
-    Answer a = feasible_(w.out.path, s);
-    // Unknown: the path is not explored, and the run says so (UNKNOWN).
-    if (a == Answer::Unknown) undecided("the solver could not decide a branch in " + code_.contract.key());
-    return a == Answer::Sat;
-  }
-
-  void violation(Work& w, const z3::expr& when, std::function<std::string(const z3::model&)> explain) {
-    z3::expr s = when.simplify();
-    if (s.is_false()) return;
-    std::string where = code_.contract.key();
-    w.out.violations.push_back(
-        Violation{s, [where, explain](const z3::model& m) { return "in " + where + ": " + explain(m); }});
-  }
-
-  void finish(Work& w) { done_.push_back(std::move(w.out)); }
-
-  // The trampoline word at pc, if pc is one.
-  std::optional<size_t> wordAt(const z3::expr& pc) const {
-    bool wide = entry_.width() == 64;
-    z3::expr d = wide ? pc - code_.base : pc.extract(31, 0) - code_.base.extract(31, 0);
-    d = d.simplify();
-    if (!d.is_numeral()) return std::nullopt;
-    uint64_t v = 0;
-    d.is_numeral_u64(v);
-    int64_t off = wide ? int64_t(v) : int64_t(int32_t(uint32_t(v)));
-    if (off < 0 || off % 4 != 0 || size_t(off / 4) >= code_.words.size()) return std::nullopt;
-    return size_t(off / 4);
-  }
-
-  void advance(Work& w) {
-    while (true) {
-      if (w.steps >= kMaxSteps) {
-        violation(w, c_.bool_val(true), [](const z3::model&) {
-          return "does not reach the resume address within " + std::to_string(kMaxSteps) + " instructions";
-        });
-        finish(w);
-        return;
-      }
-      if (w.cpu.branchUnsettled() && !settle(w)) return;
-      if (auto k = wordAt(w.cpu.pc)) {
-        if (!step(w, *k)) return;
-        continue;
-      }
+  std::optional<Instruction> fetch(Work& w) override {
+    auto k = wordAt(w.cpu.pc);
+    if (!k) {
       leave(w);
-      return;
+      return std::nullopt;
     }
+    const TrampolineWord& tw = code_.words[*k];
+    w.at = *k;
+    w.out.events.push_back(TrampolineEvent{TrampolineEvent::Kind::Step, w.cpu.pc, tw.fetched.term, &tw.fetched,
+                                           trampolineOrigin(code_, *k), false});
+    return tw.fetched;
   }
 
-  // Forks a symbolic branch; false when neither way is possible.
-  bool settle(Work& w) {
-    z3::expr taken = w.cpu.slot->control.taken.simplify();
-    bool yes = possible(w, taken), no = possible(w, !taken);
-    if (!yes && !no) return false;
-    if (yes && no) {
-      Work other = w;
-      other.out.path.push_back(!taken);
-      other.cpu.settleBranch(false);
-      other.out.events.push_back(TrampolineEvent{TrampolineEvent::Kind::Settle, {}, {}, nullptr, "", false});
-      work_.push_back(std::move(other));
-    }
-    if (!(yes ? taken : !taken).simplify().is_true()) w.out.path.push_back(yes ? taken : !taken);
-    w.cpu.settleBranch(yes);
-    w.out.events.push_back(TrampolineEvent{TrampolineEvent::Kind::Settle, {}, {}, nullptr, "", yes});
-    return true;
-  }
-
-  bool step(Work& w, size_t k) {
-    const TrampolineWord& tw = code_.words[k];
-    std::string origin = trampolineOrigin(code_, k);
-    w.out.events.push_back(
-        TrampolineEvent{TrampolineEvent::Kind::Step, w.cpu.pc, tw.fetched.term, &tw.fetched, origin, false});
-    isa_.exceptionBoundary(w.cpu.state);  // an interrupt may come before any instruction
+  void beforeStep(Work& w) override {
     frames_.canonicalize(w.cpu.state);
-    z3::expr before = w.cpu.state.memory;
-    size_t effectsBefore = w.cpu.state.effects.size();
-    std::vector<Fault> faults = w.cpu.step(tw.fetched);
-    ++w.steps;
+    memoryBefore_ = w.cpu.state.memory;
+  }
+
+  bool stepped(Work& w, const std::vector<Fault>& faults, size_t effectsBefore) override {
+    const TrampolineWord& tw = code_.words[w.at];
+    std::string origin = trampolineOrigin(code_, w.at);
     for (size_t e = effectsBefore; e < w.cpu.state.effects.size(); ++e)
       if (auto why = forbiddenEffect(w.cpu.state.effects[e], code_.allowedEffects)) {
         violation(w, c_.bool_val(true), [why = *why, origin](const z3::model&) { return why + " at " + origin; });
@@ -160,7 +67,7 @@ class Runner {
         return false;
       }
     frames_.canonicalize(w.cpu.state);
-    storesBelowSp(w, before, origin, tw.text);
+    storesBelowSp(w, *memoryBefore_, origin, tw.text);
     for (const Fault& f : faults) {
       if (f.kind == FaultKind::Wait) continue;
       z3::expr when = f.when.simplify();
@@ -171,9 +78,82 @@ class Runner {
         finish(w);
         return false;
       }
-      w.out.path.push_back(!when);
+      w.assume(!when);
     }
     return true;
+  }
+
+  void runaway(Work& w) override {
+    unsigned n = executor_.maxSteps();
+    violation(w, c_.bool_val(true), [n](const z3::model&) {
+      return "does not reach the resume address within " + std::to_string(n) + " instructions";
+    });
+    finish(w);
+  }
+
+  void settled(Work& w, bool taken) override {
+    w.out.events.push_back(TrampolineEvent{TrampolineEvent::Kind::Settle, {}, {}, nullptr, "", taken});
+  }
+
+ private:
+  const TrampolineCode& code_;
+  const CallerView& view_;
+  const IsaModel& isa_;
+  const AbiModel& abi_;
+  z3::context& c_;
+  FrameAddresses frames_;
+  Executor<Work> executor_;
+  std::optional<MachineState> entry_;  // at the trampoline's entry
+  std::optional<z3::expr> memoryBefore_;  // of the step that runs
+  std::vector<TrampolineOutcome> done_;
+  std::optional<std::string> undecided_;
+
+  Executor<Work>::Options options(unsigned maxSteps) const {
+    Executor<Work>::Options o;
+    o.maxSteps = maxSteps;
+    o.exceptionsBetweenSteps = true;  // an interrupt may come before any instruction
+    std::string key = code_.contract.key();
+    o.budget = [key](unsigned taken) -> std::optional<std::string> {
+      if (taken <= kMaxPaths) return std::nullopt;
+      return "more than " + std::to_string(kMaxPaths) + " paths through " + key;
+    };
+    return o;
+  }
+
+  void undecided(const std::string& why) {
+    if (!undecided_) undecided_ = why;
+  }
+
+  const MachineState& caller() const { return *view_.caller; }
+  std::string name(unsigned r) const { return isa_.registers(entry_->target)[r].name; }
+  unsigned argument(unsigned i) const { return abi_.arguments.at(i); }
+
+  bool possible(const Work& w, const z3::expr& cond) { return executor_.possible(w, cond); }
+
+  void violation(Work& w, const z3::expr& when, std::function<std::string(const z3::model&)> explain) {
+    z3::expr s = when.simplify();
+    if (s.is_false()) return;
+    std::string where = code_.contract.key();
+    w.out.violations.push_back(
+        Violation{s, [where, explain](const z3::model& m) { return "in " + where + ": " + explain(m); }});
+  }
+
+  void finish(Work& w) {
+    w.out.path = std::move(w.path);
+    done_.push_back(std::move(w.out));
+  }
+
+  // The trampoline word at pc, if pc is one.
+  std::optional<size_t> wordAt(const z3::expr& pc) const {
+    bool wide = caller().width() == 64;
+    z3::expr d = wide ? pc - code_.base : pc.extract(31, 0) - code_.base.extract(31, 0);
+    d = d.simplify();
+    if (!d.is_numeral()) return std::nullopt;
+    uint64_t v = 0;
+    d.is_numeral_u64(v);
+    int64_t off = wide ? int64_t(v) : int64_t(int32_t(uint32_t(v)));
+    if (off < 0 || off % 4 != 0 || size_t(off / 4) >= code_.words.size()) return std::nullopt;
+    return size_t(off / 4);
   }
 
   // Memory at and above F's entry sp belongs to F's callers: every byte a
@@ -211,7 +191,7 @@ class Runner {
   // AbiModel::entryAssumptions keeps sp above 64 KB (no wrap-around). Decided
   // here rather than by the solver, which pays for every such comparison.
   bool justBelow(const z3::expr& a, const z3::expr& sp) const {
-    bool wide = entry_.width() == 64;
+    bool wide = caller().width() == 64;
     z3::expr d = (wide ? a - sp : a.extract(31, 0) - sp.extract(31, 0)).simplify();
     uint64_t v = 0;
     if (!d.is_numeral() || !d.is_numeral_u64(v)) return false;
@@ -237,7 +217,7 @@ class Runner {
     z3::expr elsewhere = !atCallback && !atResume;
     if (possible(w, elsewhere)) {
       Work bad = w;
-      if (!elsewhere.simplify().is_true()) bad.out.path.push_back(elsewhere);
+      bad.assume(elsewhere);
       std::string cb = code_.contract.callback.symbol;
       z3::expr resume = view_.resume;
       violation(bad, c_.bool_val(true), [pc, cb, resume](const z3::model& m) {
@@ -248,12 +228,12 @@ class Runner {
     }
     if (possible(w, atResume)) {
       Work back = w;
-      if (!atResume.is_true()) back.out.path.push_back(atResume);
+      back.assume(atResume);
       resume(back);
     }
     if (possible(w, atCallback)) {
-      if (!atCallback.is_true()) w.out.path.push_back(atCallback);
-      if (call(w)) work_.push_back(std::move(w));
+      w.assume(atCallback);
+      if (call(w)) executor_.later(std::move(w));
     }
   }
 
@@ -295,8 +275,8 @@ class Runner {
     if (cb.regs) {
       z3::expr regsMode = c_.bool_val(true);
       if (const auto& mode = code_.contract.mode)
-        if (auto r = isa_.parseRegister(mode->reg, entry_.target))
-          regsMode = entry_.reg(*r) == c_.bv_val(mode->regs, entry_.width());
+        if (auto r = isa_.parseRegister(mode->reg, entry_->target))
+          regsMode = entry_->reg(*r) == c_.bv_val(mode->regs, entry_->width());
       z3::expr regs = st.reg(argument(3)), zero = c_.bv_val(0, st.width());
       // The mode test has usually forked the path already: ask only what
       // this path allows (loads from a null frame are not worth building).
@@ -313,7 +293,7 @@ class Runner {
         z3::expr addr = frames_.index(st.normalize(st.address(regs) + c_.bv_val(uint64_t(offset), 64)));
         z3::expr got = frames_.rewrite(st.load(addr, bytes)).simplify();
         z3::expr want = slot == "epc" ? st.fromAddress(view_.ip)
-                                      : caller().reg(*isa_.parseRegister(slot, entry_.target));
+                                      : caller().reg(*isa_.parseRegister(slot, entry_->target));
         std::string what = "pt_regs' " + slot + " (regs + " + std::to_string(offset) + ")";
         violation(w, regsMode && got != want, [what, got, want](const z3::model& m) {
           return what + " holds " + hex(valueIn(m, got)) + " at the call; F's entry value is " +
@@ -368,7 +348,7 @@ class Runner {
       });
     std::vector<unsigned> except;
     for (const std::string& r : code_.contract.clobbers)
-      if (auto n = isa_.parseRegister(r, entry_.target)) except.push_back(*n);
+      if (auto n = isa_.parseRegister(r, entry_->target)) except.push_back(*n);
     for (unsigned r : abi_.liveAtEntry) {
       if (std::find(except.begin(), except.end(), r) != except.end()) continue;
       z3::expr before = caller().reg(r), after = now.reg(r);
@@ -396,12 +376,12 @@ std::string trampolineOrigin(const TrampolineCode& code, size_t word) {
 }
 
 std::vector<TrampolineOutcome> runTrampoline(const TrampolineCode& code, const Cpu& atEntry,
-                                             const CallerView& view, const Feasibility& feasible) {
-  return Runner(code, view, feasible, atEntry).run();
+                                             const CallerView& view, const Decide& decide, unsigned maxSteps) {
+  return Runner(code, view, decide, maxSteps).run(atEntry);
 }
 
 std::optional<TrampolineOutcome> replayTrampoline(const TrampolineCode& code, const Cpu& atEntry,
-                                                  const CallerView& view, const z3::model& m) {
+                                                  const CallerView& view, const z3::model& m, unsigned maxSteps) {
   TrampolineCode concrete = code;
   concrete.base = m.eval(code.base, true);
   for (auto& [name, term] : concrete.symbols) term = m.eval(term, true);
@@ -414,10 +394,10 @@ std::optional<TrampolineOutcome> replayTrampoline(const TrampolineCode& code, co
       if (!m.eval(e, true).is_true()) return false;
     return true;
   };
-  Feasibility decided = [&](const std::vector<z3::expr>& path, const z3::expr& cond) {
+  Decide decided = [&](const std::vector<z3::expr>& path, const z3::expr& cond) {
     return holds(path) && m.eval(cond, true).is_true() ? Answer::Sat : Answer::Unsat;
   };
-  for (TrampolineOutcome& o : runTrampoline(concrete, cpu, concreteView, decided))
+  for (TrampolineOutcome& o : runTrampoline(concrete, cpu, concreteView, decided, maxSteps))
     if (holds(o.path)) return o;
   return std::nullopt;
 }

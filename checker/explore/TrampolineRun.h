@@ -20,6 +20,7 @@
 #include "checker/spec/TrampolineContract.h"
 #include "model/Cpu.h"
 #include "model/Effect.h"
+#include "model/Executor.h"
 #include "model/Instruction.h"
 
 namespace patchcheck {
@@ -73,16 +74,16 @@ struct TrampolineOutcome {
   std::optional<std::string> undecided;
 };
 
-// Is `cond` possible together with `path` (and the caller's own facts)?
-using Feasibility = std::function<Answer(const std::vector<z3::expr>& path, const z3::expr& cond)>;
-
+// Runs through the one executor (model/Executor.h): `decide` answers its
+// questions together with the caller's own facts; an execution that runs
+// `maxSteps` instructions without leaving breaks the contract.
 std::vector<TrampolineOutcome> runTrampoline(const TrampolineCode&, const Cpu& atEntry,
-                                             const CallerView&, const Feasibility&);
+                                             const CallerView&, const Decide& decide, unsigned maxSteps);
 
 // The same run on a model's values (the code, its symbols, the view): the
 // path the model takes, or nothing when no path matches it.
 std::optional<TrampolineOutcome> replayTrampoline(const TrampolineCode&, const Cpu& atEntry,
-                                                  const CallerView&, const z3::model&);
+                                                  const CallerView&, const z3::model&, unsigned maxSteps);
 
 // "ftrace_regs_caller+0x10" for a trampoline address.
 std::string trampolineOrigin(const TrampolineCode&, size_t word);

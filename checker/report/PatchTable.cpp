@@ -186,7 +186,7 @@ std::variant<nlohmann::json, Diagnostics> patchTable(const Spec& spec, const std
     table["targets"].push_back(tj);
   }
   if (!errs.empty()) return errs;
-  nlohmann::json cert = certificateInputs(spec, opt.timeoutMs);
+  nlohmann::json cert = certificateInputs(spec, opt.limits.timeoutMs);
   nlohmann::json summary = countsJson(total);
   summary["targets"] = targets.size();
   summary["states_checked"] = states;
@@ -203,7 +203,7 @@ std::variant<BuiltTable, Diagnostics> buildTable(const Spec& spec, const TableOp
   for (const Target& t : b.targets)
     if (auto p = t.problem()) return Diagnostics{{{spec.path, 0, 0}, *p}};
   CheckOptions co;
-  co.timeoutMs = opt.timeoutMs;
+  co.limits = opt.limits;
   auto r = checkTargets(spec, b.targets, co, rc);
   if (auto* e = std::get_if<Diagnostics>(&r)) return *e;
   b.results = std::get<std::vector<SpecResult>>(std::move(r));

@@ -18,7 +18,7 @@ namespace patchcheck {
 
 struct TableOptions {
   bool matrix = false;
-  unsigned timeoutMs = 20000;
+  Limits limits;
 };
 
 // Why a run cannot become a table: each state or transition that is not SAFE.

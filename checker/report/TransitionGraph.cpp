@@ -50,7 +50,7 @@ void observe(GraphNode& n, const Contents& c, const Versions& v, const SiteInsta
     ps.versions.push_back({v.images[i][k]});
     ps.versionNames.push_back({v.names[i][k]});
   }
-  Prover prover(site.ctx(), opt.timeoutMs);
+  Prover prover(site.ctx(), opt.limits.timeoutMs);
   PassOutcome out = explorePasses(ps, prover);
   n.outcomes.assign(out.reached.begin(), out.reached.end());
   if (out.counterexample) n.unsafe = out.counterexample->rule;

@@ -1,4 +1,4 @@
-// `patchcheck run` through the one executor (model/Executor.h): a symbolic
+// `patchcheck run` and the step limit through the one executor (model/Executor.h): a symbolic
 // branch forks into two paths, each with its condition; a fault that may
 // happen is listed with its condition; a loop stops at --max-steps.
 #include <catch2/catch.hpp>
@@ -44,4 +44,14 @@ TEST_CASE("run: a fault that always happens ends the path", "[output_run]") {
   Ran r = run("", "  break\n  nop\n");
   REQUIRE(r.status == 0);
   CHECK(r.out.find("path 1: faults (") != std::string::npos);
+}
+
+TEST_CASE("check --max-steps: a pass that spins is a counterexample at the limit", "[output_run]") {
+  std::string spec = std::string(PATCHCHECK_TEST_DATA) + "/soundness/runaway.toml";
+  Ran r = sh(cli("check " + spec + " --max-steps 16"), true);
+  CHECK(r.status == 1);
+  CHECK(r.out.find("does not leave the site within 16 instructions") != std::string::npos);
+  r = sh(cli("check " + spec), true);
+  CHECK(r.status == 1);
+  CHECK(r.out.find("within 1024 instructions") != std::string::npos);
 }

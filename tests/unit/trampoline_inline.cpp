@@ -21,7 +21,7 @@ std::vector<SpecResult> run(const Spec& spec, const std::vector<Target>& targets
   opt.inlineTrampolines = inlined;
   // Inline runs ask a few hard questions (seconds each, more on a loaded
   // machine): agreement is the point here, so give them room.
-  opt.timeoutMs = inlined ? 120000 : opt.timeoutMs;
+  opt.limits.timeoutMs = inlined ? 120000 : opt.limits.timeoutMs;
   auto r = checkTargets(spec, targets, opt, RunControl{2, nullptr});
   if (auto* e = std::get_if<Diagnostics>(&r)) FAIL(e->front().str());
   return std::get<std::vector<SpecResult>>(std::move(r));

@@ -133,7 +133,7 @@ TEST_CASE("a solver that cannot decide makes the proof UNKNOWN, and it ends", "[
                               "ftrace_regs_caller", std::get<SiteInstance>(site).trampolineSite());
   REQUIRE(std::holds_alternative<std::vector<TrampolineCode>>(codes));
   TrampolineCode code = std::get<std::vector<TrampolineCode>>(codes).front();
-  proveTrampoline(code, std::get<SiteInstance>(site), 1);  // 1 ms per question
+  proveTrampoline(code, std::get<SiteInstance>(site), Limits{1});  // 1 ms per question
   CHECK_FALSE(code.contract.proven);
   if (!code.contract.refutation) CHECK_FALSE(code.contract.unknownReason.empty());
 }
