@@ -52,6 +52,9 @@ class IsaPlugin {
   // The instruction table as text, one row per line: a certificate holds
   // its hash, so a table made with another encoding table is refused.
   virtual std::string tableText() const = 0;
+  // The length of a site's patch unit, the bytes a writer replaces at
+  // once (MIPS: one 4-byte instruction word).
+  virtual unsigned patchUnitBytes(const Target&) const = 0;
   // Where the kernel's code lies when a spec does not say: at least
   // "kernel-text" and "module-text" (a spec's [regions] override them).
   virtual std::vector<AddressRange> defaultRegions(const Target&) const = 0;

@@ -79,7 +79,7 @@ class SpecChecker {
     r.target = site_.target();
     const BehaviourSpec& declared = spec_.behaviour.at(st.name);
     r.declared = declared.str();
-    Timeline tl = Timeline::of(TransitionSpec{}, regionWords());
+    Timeline tl = Timeline::of(TransitionSpec{}, regionUnits());
     ModelSpec m = spec_.model;
     FetchModel fm(tl, m, When::Live);
     PassSetup ps = setup(tl, fm, declared);
@@ -116,20 +116,20 @@ class SpecChecker {
     r.target = site_.target();
     r.expect = t.expect;
     r.culprit = t.where;
-    Timeline tl = Timeline::of(t, regionWords());
+    Timeline tl = Timeline::of(t, regionUnits());
     // Versions of each word: before the transition, then one per write.
-    std::vector<std::vector<WordImage>> versions(regionWords());
-    std::vector<std::vector<std::string>> names(regionWords());
+    std::vector<std::vector<WordImage>> versions(regionUnits());
+    std::vector<std::vector<std::string>> names(regionUnits());
     const auto& from = site_.state(t.from);
     const auto& to = site_.state(t.to);
-    for (unsigned i = 0; i < regionWords(); ++i) {
+    for (unsigned i = 0; i < regionUnits(); ++i) {
       versions[i].push_back(i < spec_.words ? from[i] : site_.body()[i - spec_.words]);
       names[i].push_back("old");
     }
     Diagnostics errs;
     for (const StepSpec& s : t.steps) {
       if (s.kind != StepSpec::Kind::Write) continue;
-      if (s.index >= regionWords()) {
+      if (s.index >= regionUnits()) {
         errs.push_back({s.where, "write " + std::to_string(s.index) + " is outside the site (" +
                                      std::to_string(spec_.words) + " words) and the declared body"});
         continue;
@@ -207,7 +207,7 @@ class SpecChecker {
   const CheckOptions& opt_;
   Prover prover_;
 
-  unsigned regionWords() const { return site_.regionWords(); }
+  unsigned regionUnits() const { return site_.regionUnits(); }
 
   // Which words share an I-cache line (stale only), each way with the
   // condition on F's placement that makes it so: one way when F's address
@@ -220,24 +220,22 @@ class SpecChecker {
     z3::expr when;
   };
   std::vector<LineSplit> lineSplits() const {
-    unsigned words = regionWords();
+    const SiteLayout& layout = site_.layout();
     uint64_t bytes = spec_.model.lineBytes;
     const SymbolSpec* f = spec_.symbol(spec_.function);
     if (spec_.model.fetch != FetchKind::Stale) return {{{}, c_.bool_val(true)}};
-    if (f && f->value) return {{cacheLinesAt(*f->value, words, unsigned(bytes)), c_.bool_val(true)}};
-    uint64_t align = f ? std::max<uint64_t>(f->align, 4) : 4;
-    if (align % bytes == 0) return {{cacheLinesAt(0, words, unsigned(bytes)), c_.bool_val(true)}};
+    if (f && f->value) return {{layout.cacheLines(*f->value, unsigned(bytes)), c_.bool_val(true)}};
+    uint64_t unit = site_.target().isa->patchUnitBytes(site_.target());
+    uint64_t align = f ? std::max<uint64_t>(f->align, unit) : unit;
+    if (align % bytes == 0) return {{layout.cacheLines(0, unsigned(bytes)), c_.bool_val(true)}};
     z3::expr fTerm = site_.symbol(spec_.function);
-    z3::solver placement(c_);
-    z3::params p(c_);
-    p.set("timeout", opt_.limits.timeoutMs);
-    placement.set(p);
-    for (const z3::expr& e : site_.constraints()) placement.add(e);
+    Prover placement(c_, opt_.limits.timeoutMs);
+    for (const z3::expr& e : site_.constraints()) placement.assume(e);
     std::vector<LineSplit> out;
     for (uint64_t o = 0; o < bytes; o += align) {
       z3::expr at = (fTerm & c_.bv_val(bytes - 1, 64)) == c_.bv_val(o, 64);
-      if (placement.check(1, &at) == z3::unsat) continue;  // no placement has this offset
-      std::vector<unsigned> lines = cacheLinesAt(o, words, unsigned(bytes));
+      if (placement.check(at) == Answer::Unsat) continue;  // no placement has this offset
+      std::vector<unsigned> lines = layout.cacheLines(o, unsigned(bytes));
       auto same = std::find_if(out.begin(), out.end(), [&](const LineSplit& s) { return s.lines == lines; });
       if (same == out.end()) out.push_back({lines, at});
       else same->when = same->when || at;
@@ -259,9 +257,9 @@ class SpecChecker {
     ps.inlineTrampolines = opt_.inlineTrampolines;
     ps.budget = opt_.budget;
     ps.maxSteps = opt_.limits.maxSteps;
-    ps.versions.resize(regionWords());
-    ps.versionNames.resize(regionWords());
-    for (unsigned i = spec_.words; i < regionWords(); ++i) {
+    ps.versions.resize(regionUnits());
+    ps.versionNames.resize(regionUnits());
+    for (unsigned i = spec_.words; i < regionUnits(); ++i) {
       ps.versions[i] = {site_.body()[i - spec_.words]};
       ps.versionNames[i] = {"original"};
     }
@@ -276,7 +274,7 @@ class SpecChecker {
   // verdict UNKNOWN.
   void witnessStates(const Timeline& tl, const std::vector<std::vector<WordImage>>& versions,
                      const BehaviourSpec& allowed, TransitionResult& r) {
-    Timeline none = Timeline::of(TransitionSpec{}, regionWords());
+    Timeline none = Timeline::of(TransitionSpec{}, regionUnits());
     FetchModel fm(none, spec_.model, When::Live);
     std::vector<std::vector<unsigned>> seen;
     r.counts.witnessedStates = 0;

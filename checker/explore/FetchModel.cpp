@@ -108,13 +108,6 @@ std::optional<Observer> FetchModel::interrupt(const Observer& o) const {
   return std::nullopt;
 }
 
-std::vector<unsigned> cacheLinesAt(uint64_t f, unsigned words, unsigned lineBytes) {
-  std::vector<unsigned> lines;
-  uint64_t first = f / lineBytes;
-  for (unsigned i = 0; i < words; ++i) lines.push_back(unsigned((f + 4ull * i) / lineBytes - first));
-  return lines;
-}
-
 unsigned FetchModel::landed(const Observer& o) const {
   return unsigned(std::count(o.visible.begin(), o.visible.end(), true));
 }

@@ -51,7 +51,4 @@ class FetchModel {
   void close(Observer&) const;
 };
 
-// The I-cache line of each of `words` words from address `f`.
-std::vector<unsigned> cacheLinesAt(uint64_t f, unsigned words, unsigned lineBytes);
-
 }  // namespace patchcheck

@@ -239,26 +239,25 @@ class Explorer final : public Executor<Node>::Client {
     z3::expr pc = n.cpu.pc.simplify();
     const std::string& fn = s_.site->spec().function;
     z3::expr f = s_.site->symbol(fn);
-    unsigned region = s_.site->regionWords();
+    const SiteLayout& layout = s_.site->layout();
+    unsigned region = layout.size();
     z3::expr_vector known(c_);
     // 32-bit ISAs hold every address sign-extended (pc and, by the site's
     // constraints, F): the low 32 bits decide, and they simplify where the
     // 64-bit difference of two sign extensions does not.
     z3::expr offset = (t_.wide() ? pc - f : z3::sext(pc.extract(31, 0) - f.extract(31, 0), 32)).simplify();
     if (offset.is_numeral()) {
-      uint64_t off = u64(offset);
-      if (off % 4 == 0 && off / 4 <= region) {
-        unsigned i = unsigned(off / 4);
-        return {{Location{i == region ? LocKind::RegionEnd : LocKind::Word, i, "", ""}, c_.bool_val(true)}};
-      }
+      auto off = int64_t(u64(offset));
+      std::optional<unsigned> i = off == layout.end() ? std::optional<unsigned>(region) : layout.unitAt(off);
+      if (i) return {{Location{*i == region ? LocKind::RegionEnd : LocKind::Word, *i, "", ""}, c_.bool_val(true)}};
     } else {
       // One question rules out the whole site region in the common case of
       // a jump to another function.
-      z3::expr off = pc - f;
-      z3::expr inRegion = z3::ule(off, c_.bv_val(uint64_t(4) * region, 64)) && (off & c_.bv_val(3, 64)) == 0;
+      z3::expr off = pc - (f + c_.bv_val(uint64_t(layout.start()), 64));
+      z3::expr inRegion = z3::ule(off, c_.bv_val(uint64_t(layout.end() - layout.start()), 64));
       bool maybeInside = feasible(n, inRegion);
       for (unsigned i = 0; maybeInside && i <= region; ++i) {
-        z3::expr at = s_.site->wordAddress(i);
+        z3::expr at = s_.site->unitAddress(i);
         z3::expr eq = (pc == at);
         if (feasible(n, eq))
           out.push_back({Location{i == region ? LocKind::RegionEnd : LocKind::Word, i, "", ""}, eq});
@@ -289,7 +288,7 @@ class Explorer final : public Executor<Node>::Client {
     }
     z3::expr elsewhere = c_.bool_val(true);
     if (!offset.is_numeral())
-      for (unsigned i = 0; i <= region; ++i) elsewhere = elsewhere && pc != s_.site->wordAddress(i);
+      for (unsigned i = 0; i <= region; ++i) elsewhere = elsewhere && pc != s_.site->unitAddress(i);
     for (unsigned i = 0; i < known.size(); ++i) elsewhere = elsewhere && pc != known[i];
     if (feasible(n, elsewhere)) out.push_back({Location{LocKind::Elsewhere, 0, "", ""}, elsewhere});
     return out;
@@ -652,8 +651,8 @@ class Explorer final : public Executor<Node>::Client {
     const ModelSpec& model = s_.site->spec().model;
     std::vector<unsigned> lines;
     if (model.fetch == FetchKind::Stale)
-      lines = cacheLinesAt(u64(m.eval(s_.site->symbol(s_.site->spec().function), true)), s_.site->regionWords(),
-                           model.lineBytes);
+      lines = s_.site->layout().cacheLines(u64(m.eval(s_.site->symbol(s_.site->spec().function), true)),
+                                           model.lineBytes);
     FetchModel fm = s_.fetch->withLines(lines);
     std::vector<Observer> obs;
     auto add = [](std::vector<Observer>& to, const Observer& o) {

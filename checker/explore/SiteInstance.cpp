@@ -77,20 +77,22 @@ std::variant<SiteInstance, Diagnostics> SiteInstance::make(const Spec& spec, con
   // declared body, or the body word right after them; a `call T + k`
   // makes T's first k + 4 bytes T's own as well.
   std::map<std::string, uint64_t> extent;
+  const uint64_t unit = t.isa->patchUnitBytes(t);
   auto entries = [&](const BehaviourSpec& b) {
-    for (const OutcomeSpec& o : b.alternatives) extent[o.target] = std::max(extent[o.target], o.offset + 4);
+    for (const OutcomeSpec& o : b.alternatives) extent[o.target] = std::max(extent[o.target], o.offset + unit);
   };
   for (const auto& [state, b] : spec.behaviour) entries(b);
   for (const TransitionSpec& tr : spec.transitions)
     if (tr.allow) entries(*tr.allow);
   z3::expr f = s.symbols_.at(spec.function);
-  z3::expr end = f + c.bv_val(uint64_t(4) * (s.regionWords() + 1), 64);
+  z3::expr begin = f + c.bv_val(uint64_t(s.layout_.start()), 64);
+  z3::expr end = f + c.bv_val(uint64_t(s.beyond()), 64);
   for (const auto& [n, term] : s.symbols_) {
     if (n == spec.function) continue;
-    uint64_t bytes = extent.count(n) ? extent[n] : 4;
+    uint64_t bytes = extent.count(n) ? extent[n] : unit;
     const SymbolSpec* sym = spec.symbol(n);
     SourceLocation at = sym ? sym->where : spec.functionWhere;
-    s.assume(z3::ule(term + c.bv_val(bytes, 64), f) || z3::uge(term, end), at,
+    s.assume(z3::ule(term + c.bv_val(bytes, 64), begin) || z3::uge(term, end), at,
              n + " (" + std::to_string(bytes) + " bytes) lies outside " + spec.function +
                  "'s site, its body and the word after them");
     for (const auto& [m, other] : s.symbols_)
@@ -105,6 +107,11 @@ std::variant<SiteInstance, Diagnostics> SiteInstance::make(const Spec& spec, con
     }
     const auto& words = std::get<Program>(a).units;
     std::vector<WordImage> images;
+    for (size_t i = 0; i < words.size(); ++i)
+      if (i < s.layout_.size() && words[i].bytes != s.layout_.units()[i].length)
+        errs.push_back({words[i].where, "'" + words[i].source + "' is " + std::to_string(words[i].bytes) +
+                                            " bytes; the site's patch units are " +
+                                            std::to_string(s.layout_.units()[i].length) + " bytes"});
     for (size_t i = 0; i < words.size(); ++i)
       images.push_back(s.image(words[i], i < spec.words ? st.words[i].text : spec.body[i - spec.words].text));
     s.body_.assign(images.begin() + spec.words, images.end());
@@ -207,8 +214,17 @@ Diagnostics SiteInstance::checkPlacement() {
   return out;
 }
 
-z3::expr SiteInstance::wordAddress(unsigned i) const {
-  return symbols_.at(spec_->function) + ctx_->bv_val(uint64_t(4) * i, 64);
+z3::expr SiteInstance::unitAddress(unsigned i) const {
+  return symbols_.at(spec_->function) + ctx_->bv_val(uint64_t(layout_.offsetOf(i)), 64);
+}
+
+z3::expr SiteInstance::bodyStart() const {
+  return symbols_.at(spec_->function) + ctx_->bv_val(uint64_t(layout_.bodyOffset()), 64);
+}
+
+int64_t SiteInstance::beyond() const {
+  const auto& units = layout_.units();
+  return layout_.end() + (units.empty() ? 0 : int64_t(units.back().length));
 }
 
 WordImage SiteInstance::image(const Unit& w, const std::string& source) const {

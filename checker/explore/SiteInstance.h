@@ -12,15 +12,17 @@
 #include <variant>
 #include <vector>
 
+#include "checker/explore/SiteLayout.h"
 #include "checker/explore/TrampolineRun.h"
 #include "checker/explore/TrampolineSite.h"
 #include "checker/spec/Spec.h"
 #include "encoder/Assembly.h"
+#include "encoder/Isa.h"
 #include "model/Instruction.h"
 
 namespace patchcheck {
 
-// One version of one word as the CPU may fetch it.
+// One version of one patch unit as the CPU may fetch it.
 struct WordImage {
   Unit assembled;
   SymbolicUnit symbolic;
@@ -41,10 +43,12 @@ class SiteInstance {
   // Address term of a declared symbol (F included).
   z3::expr symbol(const std::string& name) const { return symbols_.at(name); }
   const std::map<std::string, z3::expr>& symbols() const { return symbols_; }
-  // Address of word `i` of the site (body words continue after the site).
-  z3::expr wordAddress(unsigned i) const;
-  z3::expr bodyStart() const { return wordAddress(spec_->words); }
-  unsigned regionWords() const { return spec_->words + unsigned(spec_->body.size()); }
+  // The site's bytes around F: its patch units, then the body's.
+  const SiteLayout& layout() const { return layout_; }
+  // Address of unit `i` (i == regionUnits(): the end of the region).
+  z3::expr unitAddress(unsigned i) const;
+  z3::expr bodyStart() const;
+  unsigned regionUnits() const { return layout_.size(); }
 
   // Placement constraints and the encodings' side conditions; make()
   // refuses a site whose constraints and ABI entry facts have no model.
@@ -60,7 +64,7 @@ class SiteInstance {
   std::string describeSymbols() const;
   // What loading a trampoline called from this site needs of it.
   TrampolineSite trampolineSite() const {
-    return {*spec_, target_, *ctx_, symbols_, constraints_, regionWords()};
+    return {*spec_, target_, *ctx_, symbols_, constraints_, layout_.start(), beyond()};
   }
 
   // Every entry of every trampoline, by contract key ("ftrace_caller",
@@ -68,13 +72,20 @@ class SiteInstance {
   const std::map<std::string, TrampolineCode>& trampolines() const { return trampolines_; }
 
  private:
-  SiteInstance(const Spec& s, const Target& t, z3::context& c) : spec_(&s), target_(t), ctx_(&c) {}
+  SiteInstance(const Spec& s, const Target& t, z3::context& c)
+      : spec_(&s), target_(t),
+        layout_(SiteLayout::consecutive(s.words, unsigned(s.body.size()), t.isa->patchUnitBytes(t))), ctx_(&c) {}
   WordImage image(const Unit&, const std::string& source) const;
   void assume(const z3::expr&, const SourceLocation&, const std::string& what);
   Diagnostics checkPlacement();
 
+  // One past the region and the unit after it (F's next instruction is
+  // F's own too): where other code may begin.
+  int64_t beyond() const;
+
   const Spec* spec_;
   Target target_;
+  SiteLayout layout_;
   z3::context* ctx_;
   std::map<std::string, z3::expr> symbols_;
   std::vector<z3::expr> constraints_;

@@ -1,7 +1,7 @@
 #pragma once
 // What loading a trampoline needs of the site that calls it: the spec and
 // target, the Z3 context, the site's symbol terms and placement constraints
-// so far, and the words the site and its body span. A view, not the whole
+// so far, and the bytes the site and its body span. A view, not the whole
 // SiteInstance: SiteInstance::make loads its trampolines while it is being
 // built, so Trampolines.h must not need SiteInstance.h.
 #include <z3++.h>
@@ -21,7 +21,8 @@ struct TrampolineSite {
   z3::context& ctx;
   const std::map<std::string, z3::expr>& symbols;  // address terms of the spec's symbols, F included
   const std::vector<z3::expr>& constraints;        // the site's placement constraints
-  unsigned regionWords = 0;                        // words of the site and its body
+  // The bytes from F the site, its body and the unit after them span.
+  int64_t regionStart = 0, regionEnd = 0;
 
   z3::expr symbol(const std::string& name) const { return symbols.at(name); }
 };

@@ -232,13 +232,14 @@ class Loader {
     z3::expr t = base();
     z3::expr end = t + c_.bv_val(uint64_t(4 * codeWords_), 64);
     z3::expr f = site_.symbol(site_.spec.function);
-    z3::expr siteEnd = f + c_.bv_val(uint64_t(4) * (site_.regionWords + 1), 64);
+    z3::expr siteStart = f + c_.bv_val(uint64_t(site_.regionStart), 64);
+    z3::expr siteEnd = f + c_.bv_val(uint64_t(site_.regionEnd), 64);
     constraints_.push_back(z3::ult(t, end));
-    constraints_.push_back(z3::ule(end, f) || z3::ule(siteEnd, t));
+    constraints_.push_back(z3::ule(end, siteStart) || z3::ule(siteEnd, t));
     if (!contract_.entries.empty()) {
       z3::expr cb = symbols_.at(contract_.entries.front().callback.symbol);
       constraints_.push_back(z3::ult(cb, t) || z3::uge(cb, end));
-      constraints_.push_back(z3::ult(cb, f) || z3::uge(cb, siteEnd));
+      constraints_.push_back(z3::ult(cb, siteStart) || z3::uge(cb, siteEnd));
     }
     for (const auto& [name, other] : site_.symbols)  // other functions the spec names
       if (name != symbol_ && name != site_.spec.function)

@@ -34,7 +34,7 @@ BehaviourSpec unionOf(const BehaviourSpec& a, const BehaviourSpec& b) {
 // version per word), and the first broken rule.
 void observe(GraphNode& n, const Contents& c, const Versions& v, const SiteInstance& site, const ModelSpec& model,
              const BehaviourSpec& allowed, const CheckOptions& opt) {
-  Timeline tl = Timeline::of(TransitionSpec{}, site.regionWords());
+  Timeline tl = Timeline::of(TransitionSpec{}, site.regionUnits());
   FetchModel fm(tl, model, When::Live);
   PassSetup ps;
   ps.site = &site;
@@ -45,7 +45,7 @@ void observe(GraphNode& n, const Contents& c, const Versions& v, const SiteInsta
   ps.unpredictableAsHardware = model.unpredictableAsHardware;
   ps.contracts = &opt.contracts;
   ps.trackReached = true;
-  for (unsigned i = 0; i < site.regionWords(); ++i) {
+  for (unsigned i = 0; i < site.regionUnits(); ++i) {
     unsigned k = i < c.size() ? c[i] : 0;
     ps.versions.push_back({v.images[i][k]});
     ps.versionNames.push_back({v.names[i][k]});
@@ -78,13 +78,13 @@ std::variant<TransitionPicture, Diagnostics> transitionPicture(const SiteInstanc
   Versions v;
   const auto& from = site.state(t->from);
   const auto& to = site.state(t->to);
-  for (unsigned i = 0; i < site.regionWords(); ++i) {
+  for (unsigned i = 0; i < site.regionUnits(); ++i) {
     v.images.push_back({i < spec.words ? from[i] : site.body()[i - spec.words]});
     v.names.push_back({"old"});
   }
-  Timeline tl = Timeline::of(*t, site.regionWords());
+  Timeline tl = Timeline::of(*t, site.regionUnits());
   for (const StepSpec& s : t->steps) {
-    if (s.kind != StepSpec::Kind::Write || s.index >= site.regionWords()) continue;
+    if (s.kind != StepSpec::Kind::Write || s.index >= site.regionUnits()) continue;
     if (s.interim) {
       auto img = site.interim(*s.interim, s.index);
       if (auto* e = std::get_if<Diagnostics>(&img)) return *e;
@@ -117,7 +117,7 @@ std::variant<TransitionPicture, Diagnostics> transitionPicture(const SiteInstanc
     pic.nodes.push_back(n);
     return pic.nodes.size() - 1;
   };
-  Contents start(site.regionWords(), 0);
+  Contents start(site.regionUnits(), 0);
   nodeFor(start, true);
   std::string pendingBarriers;
   std::set<std::tuple<size_t, size_t>> seenEdges;
@@ -127,8 +127,8 @@ std::variant<TransitionPicture, Diagnostics> transitionPicture(const SiteInstanc
       pendingBarriers += s.text + "; ";
       continue;
     }
-    Contents before(site.regionWords()), after(site.regionWords());
-    for (unsigned i = 0; i < site.regionWords(); ++i) before[i] = tl.versionAt(i, p), after[i] = tl.versionAt(i, p + 1);
+    Contents before(site.regionUnits()), after(site.regionUnits());
+    for (unsigned i = 0; i < site.regionUnits(); ++i) before[i] = tl.versionAt(i, p), after[i] = tl.versionAt(i, p + 1);
     size_t a = nodeFor(before, true), b = nodeFor(after, true);
     pic.edges.push_back({pic.nodes[a].id, pic.nodes[b].id,
                          pendingBarriers + "step " + std::to_string(p + 1) + ": " + s.text, false});
@@ -141,8 +141,8 @@ std::variant<TransitionPicture, Diagnostics> transitionPicture(const SiteInstanc
     for (const Write& w : tl.writes) groups[w.syncGroup].push_back(&w);
     for (const auto& [g, ws] : groups) {
       if (ws.size() < 2) continue;
-      Contents base(site.regionWords());
-      for (unsigned i = 0; i < site.regionWords(); ++i) base[i] = tl.versionAt(i, ws.front()->step);
+      Contents base(site.regionUnits());
+      for (unsigned i = 0; i < site.regionUnits(); ++i) base[i] = tl.versionAt(i, ws.front()->step);
       std::vector<Contents> frontier = {base};
       std::set<Contents> done = {base};
       while (!frontier.empty()) {

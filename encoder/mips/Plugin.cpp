@@ -86,6 +86,7 @@ class MipsIsa final : public patchcheck::IsaPlugin {
   // Linux MIPS (../shared/FACTS.md): KSEG0 0x80000000-0x9fffffff for the
   // kernel and KSEG2 0xc0000000-0xdfffffff for modules; the 64-bit
   // compatibility segments CKSEG0/CKSEG2 hold the same sign-extended values.
+  unsigned patchUnitBytes(const patchcheck::Target&) const override { return 4; }
   std::vector<AddressRange> defaultRegions(const patchcheck::Target&) const override {
     return {{"kernel-text", 0xffffffff80000000ull, 0xffffffff9fffffffull},
             {"module-text", 0xffffffffc0000000ull, 0xffffffffdfffffffull}};
