@@ -12,8 +12,9 @@ TraceStep traceStep(const Target& t, const z3::model& m, const z3::expr& pc, con
                     std::string origin) {
   TraceStep s;
   s.address = valueIn(m, pc);
-  s.word = uint32_t(valueIn(m, word));
-  s.text = t.isa->disassemble(s.word, word.get_sort().bv_size() / 8, s.address, t);
+  s.word = valueIn(m, word);
+  s.bytes = word.get_sort().bv_size() / 8;
+  s.text = t.isa->disassemble(s.word, s.bytes, s.address, t);
   std::replace(s.text.begin(), s.text.end(), '\t', ' ');
   s.origin = std::move(origin);
   return s;

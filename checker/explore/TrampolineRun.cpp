@@ -152,8 +152,9 @@ class Runner final : public Executor<Work>::Client {
     uint64_t v = 0;
     d.is_numeral_u64(v);
     int64_t off = wide ? int64_t(v) : int64_t(int32_t(uint32_t(v)));
-    if (off < 0 || off % 4 != 0 || size_t(off / 4) >= code_.words.size()) return std::nullopt;
-    return size_t(off / 4);
+    for (size_t k = 0; k < code_.words.size(); ++k)
+      if (code_.words[k].offset == off) return k;
+    return std::nullopt;
   }
 
   // Memory at and above F's entry sp belongs to F's callers: every byte a
@@ -372,7 +373,8 @@ z3::expr TrampolineCode::entry() const {
 }
 
 std::string trampolineOrigin(const TrampolineCode& code, size_t word) {
-  return word == 0 ? code.contract.symbol : code.contract.symbol + "+" + hex(4 * word);
+  int64_t at = code.words[word].offset;
+  return at == 0 ? code.contract.symbol : code.contract.symbol + "+" + hex(uint64_t(at));
 }
 
 std::vector<TrampolineOutcome> runTrampoline(const TrampolineCode& code, const Cpu& atEntry,

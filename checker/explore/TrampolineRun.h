@@ -26,6 +26,7 @@
 namespace patchcheck {
 
 struct TrampolineWord {
+  int64_t offset = 0;  // bytes from the file's first unit (the symbol)
   Instruction fetched;
   std::string text;  // the source line
   SourceLocation where;
@@ -85,7 +86,7 @@ std::vector<TrampolineOutcome> runTrampoline(const TrampolineCode&, const Cpu& a
 std::optional<TrampolineOutcome> replayTrampoline(const TrampolineCode&, const Cpu& atEntry,
                                                   const CallerView&, const z3::model&, unsigned maxSteps);
 
-// "ftrace_regs_caller+0x10" for a trampoline address.
+// "ftrace_regs_caller+0x10" for the trampoline's unit `word`.
 std::string trampolineOrigin(const TrampolineCode&, size_t word);
 
 }  // namespace patchcheck

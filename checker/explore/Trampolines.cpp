@@ -94,7 +94,7 @@ class Loader {
   std::map<std::string, z3::expr> symbols_;  // the contract's symbols (and spec ones it uses)
   std::vector<z3::expr> constraints_;
   int64_t ipOffset_ = 0;
-  size_t codeWords_ = 0;
+  uint64_t codeBytes_ = 0;  // from the symbol to the end of the last unit
   std::string sourceSha256_;  // of the assembly as read and assembled
 
   z3::expr base() const { return site_.symbol(symbol_); }
@@ -202,7 +202,7 @@ class Loader {
     auto label = a.labels.find(symbol_);
     if (label == a.labels.end() || !(label->second == o.base))
       errors_.push_back({{files_.assembly, 1, 1}, "the file must define the label '" + symbol_ + "' at its first word"});
-    codeWords_ = a.units.size();
+    for (const Unit& w : a.units) codeBytes_ = std::max(codeBytes_, uint64_t(w.address.addend - o.base.addend) + w.bytes);
     addCodeConstraints();
     auto sym = [this](const std::string& n) { return *term(n); };
     std::vector<z3::expr> placement = site_.constraints, conditions;
@@ -214,7 +214,7 @@ class Loader {
         conditions.push_back(sw.conditions[k]);
         owner.push_back({&w, sw.reasons[k]});
       }
-      out.push_back(TrampolineWord{Instruction{sw.term, sw.knownBits, w.bytes},
+      out.push_back(TrampolineWord{w.address.addend - o.base.addend, Instruction{sw.term, sw.knownBits, w.bytes},
                                    w.source, w.where});
     }
     for (const FailedCondition& f : failingConditions(c_, placement, conditions)) {
@@ -230,7 +230,7 @@ class Loader {
   // address is a sign-extended 32-bit value.
   void addCodeConstraints() {
     z3::expr t = base();
-    z3::expr end = t + c_.bv_val(uint64_t(4 * codeWords_), 64);
+    z3::expr end = t + c_.bv_val(codeBytes_, 64);
     z3::expr f = site_.symbol(site_.spec.function);
     z3::expr siteStart = f + c_.bv_val(uint64_t(site_.regionStart), 64);
     z3::expr siteEnd = f + c_.bv_val(uint64_t(site_.regionEnd), 64);

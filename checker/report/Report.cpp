@@ -49,8 +49,11 @@ void printCounterexample(std::ostream& o, const Counterexample& cx, const std::s
     o << in << "trace:\n";
     for (const TraceStep& s : cx.trace) {
       char head[64];
-      if (t.wide()) snprintf(head, sizeof head, "%016llx: %08x  ", (unsigned long long)s.address, s.word);
-      else snprintf(head, sizeof head, "%08llx: %08x  ", (unsigned long long)(s.address & 0xffffffffull), s.word);
+      int digits = int(2 * s.bytes);
+      if (t.wide()) snprintf(head, sizeof head, "%016llx: %0*llx  ", (unsigned long long)s.address, digits,
+                             (unsigned long long)s.word);
+      else snprintf(head, sizeof head, "%08llx: %0*llx  ", (unsigned long long)(s.address & 0xffffffffull), digits,
+                    (unsigned long long)s.word);
       o << in << "  " << head << pad(s.text, 26) << (s.note.empty() ? s.origin : pad(s.origin, 24) + "  " + s.note)
         << "\n";
     }

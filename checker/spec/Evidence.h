@@ -16,7 +16,8 @@ namespace patchcheck {
 // One instruction a pass executed.
 struct TraceStep {
   uint64_t address = 0;
-  uint32_t word = 0;
+  uint64_t word = 0;       // the unit's bytes as the plug-in reads them
+  unsigned bytes = 4;      // its length
   std::string text;        // disassembly
   std::string origin;      // "word 1 (new: jalr t1,at)", "body 0", "ftrace_regs_caller"
   std::string note;        // "interrupt here: resumes at the branch", "delay slot", ...
