@@ -316,9 +316,9 @@ bool satisfiesRule(FieldRule r, uint32_t w) {
     case FieldRule::MemRegOption: return (w >> 14) & 1;
     case FieldRule::Bitmask: return decodeBitmask((w >> 10) & 0x1fff, (w >> 31) ? 64 : 32).has_value();
     case FieldRule::MovBitmaskX:
-      return decodeBitmask((w >> 10) & 0x1fff, 64) && !moveWidePreferred((w >> 10) & 0x1fff, 64);
+      return satisfiesRule(FieldRule::Bitmask, w) && !moveWidePreferred((w >> 10) & 0x1fff, 64);
     case FieldRule::MovBitmaskW:
-      return decodeBitmask((w >> 10) & 0x1fff, 32) && !moveWidePreferred((w >> 10) & 0x1fff, 32);
+      return satisfiesRule(FieldRule::Bitmask, w) && !moveWidePreferred((w >> 10) & 0x1fff, 32);
     case FieldRule::MovWide: return !(((w >> 5) & 0xffff) == 0 && ((w >> 21) & 3) != 0);
     case FieldRule::MovWideNotW:
       return !(((w >> 5) & 0xffff) == 0 && ((w >> 21) & 3) != 0) && ((w >> 5) & 0xffff) != 0xffff;
