@@ -54,12 +54,10 @@ std::optional<uint32_t> encodeBitmask(uint64_t value, unsigned width) {
   return std::nullopt;
 }
 
-bool moveWidePreferred(uint32_t field, unsigned width) {
-  unsigned n = (field >> 12) & 1, immr = (field >> 6) & 63, imms = field & 63;
-  if (width == 64 && n != 1) return false;
-  if (width == 32 && !(n == 0 && (imms & 32) == 0)) return false;
-  if (imms < 16) return ((64 - immr) % 16) <= 15 - imms;
-  if (imms >= width - 15) return (immr % 16) <= imms - (width - 15);
+bool isWideConstant(uint64_t value, unsigned width) {
+  value &= ones(width);
+  for (unsigned shift = 0; shift < width; shift += 16)
+    if ((value & ~(uint64_t(0xffff) << shift)) == 0) return true;
   return false;
 }
 

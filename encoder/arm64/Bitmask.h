@@ -16,8 +16,11 @@ std::optional<uint64_t> decodeBitmask(uint32_t nImmrImms, unsigned width);
 // when no bitmask gives it (0, all ones, not a rotated run of ones).
 std::optional<uint32_t> encodeBitmask(uint64_t value, unsigned width);
 
-// Would movz or movn give the value of this bitmask encoding? Then objdump
-// prints orr, not mov (MoveWidePreferred in the Arm ARM).
-bool moveWidePreferred(uint32_t nImmrImms, unsigned width);
+// Can movz give `value` in a register of `width` bits: do all its set bits
+// lie in one aligned 16-bit halfword? objdump prints an orr of the zero
+// register as mov unless movz or movn could give its value (binutils'
+// rule, which differs from the Arm ARM's MoveWidePreferred: 32-bit orr
+// w0, wzr, #0xc003ffff is `mov` to objdump, orr to the Arm ARM).
+bool isWideConstant(uint64_t value, unsigned width);
 
 }  // namespace patchcheck::arm64

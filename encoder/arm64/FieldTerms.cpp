@@ -7,37 +7,74 @@
 namespace patchcheck::arm64 {
 namespace {
 
-// DecodeBitMasks' validity of N:immr:imms for a register of sf ? 64 : 32
-// bits: the element size is given by the highest set bit of N:NOT(imms),
-// and imms may not select a whole element of ones.
-z3::expr bitmaskValid(const z3::expr& w) {
+// The element size DecodeBitMasks reads from N:NOT(imms): the highest set
+// bit. One condition per size; none holds for a reserved encoding.
+z3::expr elementIs(const z3::expr& w, unsigned esize) {
   z3::context& c = w.ctx();
-  z3::expr n = w.extract(22, 22), imms = w.extract(15, 10), sf = w.extract(31, 31);
-  z3::expr one = c.bv_val(1, 1), zero = c.bv_val(0, 1);
-  z3::expr valid = n == one && imms != c.bv_val(63, 6) && sf == one;
-  for (unsigned esize = 32; esize >= 2; esize /= 2) {
-    unsigned len = 0;
+  z3::expr n = w.extract(22, 22), imms = w.extract(15, 10);
+  if (esize == 64) return n == c.bv_val(1, 1);
+  unsigned len = 0;
+  while ((1u << len) < esize) ++len;
+  // imms<5:len> is ones then a zero: 0 for 32, 10 for 16, 110 for 8, ...
+  unsigned prefixBits = 6 - len;
+  return n == c.bv_val(0, 1) && imms.extract(5, len) == c.bv_val(((1u << prefixBits) - 1) & ~1u, prefixBits);
+}
+
+// DecodeBitMasks' validity in a register of `width` bits: a known element
+// size no wider than the register, and imms not a whole element of ones.
+z3::expr bitmaskValid(const z3::expr& w, unsigned width) {
+  z3::context& c = w.ctx();
+  z3::expr valid = c.bool_val(false);
+  for (unsigned esize = 2; esize <= width; esize *= 2) {
+    unsigned len = esize == 64 ? 6 : 0;
     while ((1u << len) < esize) ++len;
-    // imms<5:len> = ones then a zero: 0 for 32, 10 for 16, 110 for 8, ...
-    unsigned prefixBits = 6 - len;
-    uint64_t prefix = ((1u << prefixBits) - 1) & ~1u;
-    z3::expr size = n == zero && imms.extract(5, len) == c.bv_val(prefix, prefixBits);
-    z3::expr s = imms.extract(len - 1, 0);
-    valid = valid || (size && s != c.bv_val(esize - 1, len));
+    valid = valid || (elementIs(w, esize) && w.extract(10 + len - 1, 10) != c.bv_val(esize - 1, len));
   }
   return valid;
 }
 
-// MoveWidePreferred for a register of `width` bits.
-z3::expr moveWidePreferred(const z3::expr& w, unsigned width) {
+// The same with the width sf gives.
+z3::expr bitmaskValid(const z3::expr& w) {
+  z3::expr sf = w.extract(31, 31) == w.ctx().bv_val(1, 1);
+  return z3::ite(sf, bitmaskValid(w, 64), bitmaskValid(w, 32));
+}
+
+// The value of a valid encoding, in 64 bits: S+1 ones rotated right by R
+// within an element, the element repeated (a multiplication by 0..0101..01
+// repeats an element narrower than its period without carries).
+z3::expr bitmaskValue(const z3::expr& w, unsigned width) {
   z3::context& c = w.ctx();
-  z3::expr n = w.extract(22, 22);
-  z3::expr s = z3::zext(w.extract(15, 10), 2), r = z3::zext(w.extract(21, 16), 2);  // 8 bits: no wrap
-  z3::expr form = width == 64 ? n == c.bv_val(1, 1) : (n == c.bv_val(0, 1) && w.extract(15, 15) == c.bv_val(0, 1));
-  auto k = [&](unsigned v) { return c.bv_val(v, 8); };
-  z3::expr low = z3::ult(s, k(16)) && z3::ule((k(0) - r) & k(15), k(15) - s);
-  z3::expr high = z3::uge(s, k(width - 15)) && z3::ule(r & k(15), s - k(width - 15));
-  return form && (low || high);
+  z3::expr imms = z3::zext(w.extract(15, 10), 58), immr = z3::zext(w.extract(21, 16), 58);
+  z3::expr value = c.bv_val(0, 64);
+  for (unsigned esize = 2; esize <= width; esize *= 2) {
+    uint64_t elemMask = esize == 64 ? ~0ull : (uint64_t(1) << esize) - 1, repeat = 0;
+    for (unsigned at = 0; at < width; at += esize) repeat |= uint64_t(1) << at;
+    z3::expr levels = c.bv_val(esize - 1, 64);
+    z3::expr s = imms & levels, r = immr & levels;
+    z3::expr ones = z3::shl(c.bv_val(1, 64), s + 1) - 1;
+    z3::expr elem = (z3::lshr(ones, r) | z3::shl(ones, c.bv_val(esize, 64) - r)) & c.bv_val(elemMask, 64);
+    value = z3::ite(elementIs(w, esize), elem * c.bv_val(repeat, 64), value);
+  }
+  return value;
+}
+
+// isWideConstant as a term: every set bit in one aligned halfword.
+z3::expr wideConstant(const z3::expr& v, unsigned width) {
+  z3::context& c = v.ctx();
+  uint64_t all = width == 64 ? ~uint64_t(0) : uint64_t(0xffffffff);
+  z3::expr any = c.bool_val(false);
+  for (unsigned shift = 0; shift < width; shift += 16)
+    any = any || (v & c.bv_val(uint64_t(all & ~(uint64_t(0xffff) << shift)), 64)) == 0;
+  return any;
+}
+
+// objdump's choice of mov for orr with the zero register (Bitmask.h).
+z3::expr movBitmask(const z3::expr& w, unsigned width) {
+  z3::context& c = w.ctx();
+  z3::expr v = bitmaskValue(w, width);
+  z3::expr inverse = ~v & c.bv_val(width == 64 ? ~uint64_t(0) : uint64_t(0xffffffff), 64);
+  return bitmaskValid(w, width) &&
+         (w.extract(4, 0) == c.bv_val(31, 5) || !(wideConstant(v, width) || wideConstant(inverse, width)));
 }
 
 z3::expr sysreg(const z3::expr& w, bool write) {
@@ -68,8 +105,8 @@ z3::expr ruleTerm(FieldRule r, const z3::expr& w) {
     case FieldRule::ExtendAmount: return z3::ule(w.extract(12, 10), c.bv_val(4, 3));
     case FieldRule::MemRegOption: return w.extract(14, 14) == c.bv_val(1, 1);
     case FieldRule::Bitmask: return bitmaskValid(w);
-    case FieldRule::MovBitmaskX: return bitmaskValid(w) && !moveWidePreferred(w, 64);
-    case FieldRule::MovBitmaskW: return bitmaskValid(w) && !moveWidePreferred(w, 32);
+    case FieldRule::MovBitmaskX: return movBitmask(w, 64);
+    case FieldRule::MovBitmaskW: return movBitmask(w, 32);
     case FieldRule::MovWide: return movWide;
     case FieldRule::MovWideNotW: return movWide && imm16 != c.bv_val(0xffff, 16);
     case FieldRule::MovSp: return w.extract(4, 0) == c.bv_val(31, 5) || w.extract(9, 5) == c.bv_val(31, 5);
@@ -85,7 +122,8 @@ uint32_t ruleBits(FieldRule r) {
     case FieldRule::NoRor: return 0x00c00000;
     case FieldRule::ExtendAmount: return 0x00001c00;
     case FieldRule::MemRegOption: return 0x0000e000;
-    case FieldRule::Bitmask: case FieldRule::MovBitmaskX: case FieldRule::MovBitmaskW: return 0x807ffc00;
+    case FieldRule::Bitmask: return 0x807ffc00;
+    case FieldRule::MovBitmaskX: case FieldRule::MovBitmaskW: return 0x007ffc1f;
     case FieldRule::MovWide: case FieldRule::MovWideNotW: return 0x007fffe0;
     case FieldRule::MovSp: return 0x000003ff;
     case FieldRule::SysRegRead: case FieldRule::SysRegWrite: return 0x000fffe0;

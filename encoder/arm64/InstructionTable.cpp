@@ -181,6 +181,9 @@ constexpr InstrDesc kTable[] = {
     {"eor", Op::EorImm, 0x52000000, {O::WdSp, O::Wn, O::BitmaskW}, 0, R::Bitmask},
     {"ands", Op::AndsImm, 0xf2000000, {O::Xd, O::Xn, O::BitmaskX}, 0, R::Bitmask},
     {"ands", Op::AndsImm, 0x72000000, {O::Wd, O::Wn, O::BitmaskW}, 0, R::Bitmask},
+    // GNU as takes bic with an immediate as and with its inverse
+    {"bic", Op::AndImm, 0x92000000, {O::XdSp, O::Xn, O::InvBitmaskX}, A, R::Bitmask},
+    {"bic", Op::AndImm, 0x12000000, {O::WdSp, O::Wn, O::InvBitmaskW}, A, R::Bitmask},
 
     // --- logical, shifted register
     {"tst", Op::Ands, 0xea000000 | rd(31), {O::Xn, O::LogShiftedX}, AL},
@@ -315,10 +318,11 @@ bool satisfiesRule(FieldRule r, uint32_t w) {
     case FieldRule::ExtendAmount: return ((w >> 10) & 7) <= 4;
     case FieldRule::MemRegOption: return (w >> 14) & 1;
     case FieldRule::Bitmask: return decodeBitmask((w >> 10) & 0x1fff, (w >> 31) ? 64 : 32).has_value();
-    case FieldRule::MovBitmaskX:
-      return satisfiesRule(FieldRule::Bitmask, w) && !moveWidePreferred((w >> 10) & 0x1fff, 64);
-    case FieldRule::MovBitmaskW:
-      return satisfiesRule(FieldRule::Bitmask, w) && !moveWidePreferred((w >> 10) & 0x1fff, 32);
+    case FieldRule::MovBitmaskX: case FieldRule::MovBitmaskW: {
+      unsigned width = r == FieldRule::MovBitmaskX ? 64 : 32;
+      auto v = decodeBitmask((w >> 10) & 0x1fff, width);
+      return v && (rdOf(w) == 31 || !(isWideConstant(*v, width) || isWideConstant(~*v, width)));
+    }
     case FieldRule::MovWide: return !(((w >> 5) & 0xffff) == 0 && ((w >> 21) & 3) != 0);
     case FieldRule::MovWideNotW:
       return !(((w >> 5) & 0xffff) == 0 && ((w >> 21) & 3) != 0) && ((w >> 5) & 0xffff) != 0xffff;

@@ -43,6 +43,7 @@ enum class Opnd : uint8_t {
   ExtendedW, // Wm {, extend {#0..4}} (32-bit rows)
   BitmaskX,  // logical immediate: N:immr:imms, bits 22-10
   BitmaskW,  // logical immediate: immr:imms, bits 21-10 (N = 0)
+  InvBitmaskX, InvBitmaskW,  // bic #imm: the bitmask of ~imm (and with the inverse)
   WideX,     // #imm16 {, lsl #0|16|32|48}: imm16 20-5, hw 22-21
   WideW,     // #imm16 {, lsl #0|16}: imm16, hw 21 (bit 22 is 0)
   MovzX, MovzW,  // mov alias of movz: the value imm16 << 16*hw
@@ -100,7 +101,8 @@ enum class FieldRule : uint8_t {
   ExtendAmount,   // extended register: imm3 <= 4
   MemRegOption,   // register offset: option<1> = 1 (uxtw, lsl, sxtw, sxtx)
   Bitmask,        // N:immr:imms is a valid logical immediate
-  MovBitmaskX,    // valid, and movz/movn cannot give the value (mov alias of orr)
+  MovBitmaskX,    // valid, and Rd is sp or movz/movn cannot give the value (mov
+                  // alias of orr, as objdump decides: Bitmask.h)
   MovBitmaskW,
   MovWide,        // not (imm16 = 0 and hw != 0): mov alias of movz / 64-bit movn
   MovWideNotW,    // the same, and imm16 != 0xffff: mov alias of 32-bit movn
@@ -151,8 +153,8 @@ constexpr uint32_t operandBits(Opnd k) {
     case Opnd::ShiftedX: case Opnd::LogShiftedX: return 0x00dffc00;
     case Opnd::ShiftedW: case Opnd::LogShiftedW: return 0x00df7c00;
     case Opnd::ExtendedX: case Opnd::ExtendedW: return 0x001ffc00;
-    case Opnd::BitmaskX: case Opnd::MovBitmaskX: return 0x007ffc00;
-    case Opnd::BitmaskW: case Opnd::MovBitmaskW: return 0x003ffc00;
+    case Opnd::BitmaskX: case Opnd::MovBitmaskX: case Opnd::InvBitmaskX: return 0x007ffc00;
+    case Opnd::BitmaskW: case Opnd::MovBitmaskW: case Opnd::InvBitmaskW: return 0x003ffc00;
     case Opnd::WideX: case Opnd::MovzX: case Opnd::MovnX: return 0x007fffe0;
     case Opnd::WideW: case Opnd::MovzW: case Opnd::MovnW: return 0x003fffe0;
     case Opnd::MemU12B: case Opnd::MemU12H: case Opnd::MemU12W: case Opnd::MemU12X: return 0x003fffe0;

@@ -240,11 +240,14 @@ class Encoding {
       case Opnd::ShiftedX: case Opnd::ShiftedW: case Opnd::LogShiftedX: case Opnd::LogShiftedW:
         return shifted(k, p, modifier);
       case Opnd::ExtendedX: case Opnd::ExtendedW: return extended(k, p, modifier);
-      case Opnd::BitmaskX: case Opnd::BitmaskW: case Opnd::MovBitmaskX: case Opnd::MovBitmaskW: {
-        bool wide = k == Opnd::BitmaskX || k == Opnd::MovBitmaskX;
+      case Opnd::BitmaskX: case Opnd::BitmaskW: case Opnd::MovBitmaskX: case Opnd::MovBitmaskW:
+      case Opnd::InvBitmaskX: case Opnd::InvBitmaskW: {
+        bool wide = k == Opnd::BitmaskX || k == Opnd::MovBitmaskX || k == Opnd::InvBitmaskX;
+        bool inverse = k == Opnd::InvBitmaskX || k == Opnd::InvBitmaskW;
         auto r = constant(p);
         if (auto* m = std::get_if<Mismatch>(&r)) return *m;
         auto v = fit(std::get<int64_t>(r), wide);
+        if (v && inverse) v = ~*v & (wide ? ~0ull : 0xffffffffull);
         auto field = v ? encodeBitmask(*v, wide ? 64 : 32) : std::nullopt;
         if (!field)
           return bad(p, hex(uint64_t(std::get<int64_t>(r))) + " is not a logical immediate (a rotated run of ones "
@@ -596,6 +599,7 @@ std::string_view syntaxOf(Opnd k) {
     case Opnd::ExtendedX: return "Wm|Xm{, extend {#0..4}}";
     case Opnd::ExtendedW: return "Wm{, extend {#0..4}}";
     case Opnd::BitmaskX: case Opnd::BitmaskW: return "#bitmask";
+    case Opnd::InvBitmaskX: case Opnd::InvBitmaskW: return "#imm (~imm a bitmask)";
     case Opnd::WideX: return "#imm16{, lsl #0|16|32|48}";
     case Opnd::WideW: return "#imm16{, lsl #0|16}";
     case Opnd::MovzX: case Opnd::MovzW: case Opnd::MovnX: case Opnd::MovnW: case Opnd::MovBitmaskX:

@@ -42,8 +42,8 @@ Layout layoutOf(Opnd k) {
     case Opnd::ShiftedX: case Opnd::LogShiftedX: return three(kRm, {22, 2}, {10, 6});
     case Opnd::ShiftedW: case Opnd::LogShiftedW: return three(kRm, {22, 2}, {10, 5});
     case Opnd::ExtendedX: case Opnd::ExtendedW: return three(kRm, {13, 3}, {10, 3});
-    case Opnd::BitmaskX: case Opnd::MovBitmaskX: return one({10, 13});
-    case Opnd::BitmaskW: case Opnd::MovBitmaskW: return one({10, 12});
+    case Opnd::BitmaskX: case Opnd::MovBitmaskX: case Opnd::InvBitmaskX: return one({10, 13});
+    case Opnd::BitmaskW: case Opnd::MovBitmaskW: case Opnd::InvBitmaskW: return one({10, 12});
     case Opnd::WideX: case Opnd::MovzX: case Opnd::MovnX: return two({5, 16}, {21, 2});
     case Opnd::WideW: case Opnd::MovzW: case Opnd::MovnW: return two({5, 16}, {21, 1});
     case Opnd::MemU12B: case Opnd::MemU12H: case Opnd::MemU12W: case Opnd::MemU12X:

@@ -84,6 +84,12 @@ class OperandPrinter {
       case Opnd::BitmaskW: case Opnd::MovBitmaskW:
         s_ += '#', appendHex(s_, decodeBitmask(field(0), 32).value_or(0));
         return;
+      case Opnd::InvBitmaskX:  // assembler-only rows: the value bic was written with
+        s_ += '#', appendHex(s_, ~decodeBitmask(field(0), 64).value_or(0));
+        return;
+      case Opnd::InvBitmaskW:
+        s_ += '#', appendHex(s_, ~decodeBitmask(field(0), 32).value_or(0) & 0xffffffffull);
+        return;
       case Opnd::WideX: case Opnd::WideW:
         s_ += '#', appendHex(s_, field(0));
         if (field(1)) s_ += ", lsl #", appendDecimal(s_, 16 * field(1));

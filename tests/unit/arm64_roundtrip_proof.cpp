@@ -118,27 +118,43 @@ TEST_CASE("no A64 row's fixed bits overlap its operand fields", "[arm64_roundtri
 
 TEST_CASE("each rule term is the C++ rule at every value of the bits it reads", "[arm64_roundtrip_proof]") {
   z3::context c;
+  z3::expr word = c.bv_const("w", 32);
   for (FieldRule r : {FieldRule::None, FieldRule::NoRor, FieldRule::ExtendAmount, FieldRule::MemRegOption,
                       FieldRule::Bitmask, FieldRule::MovBitmaskX, FieldRule::MovBitmaskW, FieldRule::MovWide,
                       FieldRule::MovWideNotW, FieldRule::MovSp, FieldRule::SysRegRead, FieldRule::SysRegWrite}) {
     INFO("rule " << unsigned(r));
     uint32_t bits = ruleBits(r);
+    // The mov alias of orr reads Rd only as "is it 31": enumerate Rd 0 and
+    // 31, and prove every other Rd behaves as 0 does.
+    bool rdAs31 = r == FieldRule::MovBitmaskX || r == FieldRule::MovBitmaskW;
+    if (rdAs31) {
+      z3::expr rd0 = (word & c.bv_val(~0x1fu, 32));
+      z3::solver s(c);
+      s.add(word.extract(4, 0) != c.bv_val(31, 5));
+      s.add(ruleTerm(r, word) != ruleTerm(r, rd0));
+      REQUIRE(s.check() == z3::unsat);
+      for (uint32_t rd = 1; rd < 31; ++rd) CHECK(satisfiesRule(r, 0x00001000u | rd) == satisfiesRule(r, 0x00001000u));
+    }
+    uint32_t enumerated = rdAs31 ? bits & ~0x1fu : bits;
     // Every word over those bits (the others zero), split by the C++
     // verdict; Z3 must agree on the smaller side and on nothing else.
     std::vector<uint32_t> accepted, refused;
-    uint32_t w = 0;
-    do {
-      (satisfiesRule(r, w) ? accepted : refused).push_back(w);
-      w = (w - bits) & bits;  // next subset of `bits`
-    } while (w != 0);
-    z3::expr word = c.bv_const("w", 32);
+    for (uint32_t rd : rdAs31 ? std::vector<uint32_t>{0, 31} : std::vector<uint32_t>{0}) {
+      uint32_t w = 0;
+      do {
+        (satisfiesRule(r, w | rd) ? accepted : refused).push_back(w | rd);
+        w = (w - enumerated) & enumerated;  // next subset of `enumerated`
+      } while (w != 0);
+    }
     bool listAccepted = accepted.size() <= refused.size();
     z3::expr_vector values(c);
     for (uint32_t v : listAccepted ? accepted : refused) values.push_back(word == c.bv_val(v, 32));
     z3::expr listed = values.empty() ? c.bool_val(false) : z3::mk_or(values);
     z3::expr cxx = listAccepted ? listed : !listed;
     z3::solver s(c);
-    s.add((word & c.bv_val(~bits, 32)) == 0);
+    uint32_t free = rdAs31 ? ~enumerated & ~0x1fu : ~enumerated;
+    s.add((word & c.bv_val(free, 32)) == 0);
+    if (rdAs31) s.add(word.extract(4, 0) == c.bv_val(0, 5) || word.extract(4, 0) == c.bv_val(31, 5));
     s.add(ruleTerm(r, word) != cxx);
     REQUIRE(s.check() == z3::unsat);
   }
