@@ -32,6 +32,9 @@ class IsaPlugin {
   virtual std::span<const std::string_view> abis() const = 0;      // "o32", "n32", "n64"
   virtual uint8_t defaultAbi(uint8_t variant) const = 0;
   virtual uint8_t defaultVariant() const = 0;  // of a spec without [target], a command without --isa
+  // The byte order a target of this ISA has unless a spec or --endian says
+  // otherwise (MIPS: big; arm64: little).
+  virtual Endian defaultEndian() const { return Endian::Big; }
   virtual unsigned registerBits(uint8_t variant) const = 0;
   // Why the combination cannot be used ("ABI n32 needs a 64-bit ISA"), or nothing.
   virtual std::optional<std::string> problem(const Target&) const = 0;

@@ -25,7 +25,7 @@ std::optional<Target> targetNamed(std::string_view variant) {
     auto it = std::find(vs.begin(), vs.end(), variant);
     if (it == vs.end()) continue;
     auto v = uint8_t(it - vs.begin());
-    return Target{isa, v, isa->defaultAbi(v), Endian::Big};
+    return Target{isa, v, isa->defaultAbi(v), isa->defaultEndian()};
   }
   return std::nullopt;
 }

@@ -15,7 +15,7 @@ namespace patchcheck {
 std::span<const IsaPlugin* const> isas();
 
 // The target of an `isa` name ("mips64r2") with that variant's default ABI
-// and big endian; nothing when no plug-in has the variant.
+// and the plug-in's default byte order; nothing when no plug-in has the variant.
 std::optional<Target> targetNamed(std::string_view variant);
 // `abi` as one of the target's ISA's ABIs ("n32").
 std::optional<uint8_t> abiNamed(const Target&, std::string_view abi);

@@ -21,7 +21,8 @@ const IsaModel& modelOf(const Target& t) {
   std::string_view family = t.isa ? t.isa->family() : "";
   for (const IsaModel* m : all)
     if (m->family() == family) return *m;
-  throw std::logic_error("no model for " + std::string(family) + " (model/<isa>/Model.cpp)");
+  throw NoModel("no semantics for " + std::string(family) + " yet (model/" + std::string(family) +
+                "/Model.cpp): asm and disasm work, commands that execute code do not");
 }
 
 }  // namespace patchcheck

@@ -7,6 +7,7 @@
 #include <z3++.h>
 
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -78,7 +79,14 @@ class IsaModel {
   IsaModel() = default;
 };
 
-// The model of the target's ISA (by its plug-in's family).
+// An ISA whose encoder half has no model half yet (model/<isa>/Model.cpp):
+// commands that need semantics refuse it as bad input.
+struct NoModel : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// The model of the target's ISA (by its plug-in's family); throws NoModel
+// when the ISA has none.
 const IsaModel& modelOf(const Target&);
 
 }  // namespace patchcheck

@@ -29,7 +29,7 @@ struct TargetOptions {
   Target over(Target base) const {
     if (!isa.empty()) {
       Target named = *targetNamed(isa);
-      named.endian = base.endian;
+      if (named.isa == base.isa) named.endian = base.endian;  // another ISA keeps its own default
       base = named;
     }
     if (!endian.empty()) base.endian = *parseEndian(endian);

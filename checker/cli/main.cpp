@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "checker/cli/Commands.h"
+#include "model/IsaModel.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"patchcheck: proofs and counterexamples for live code patching (MIPS)"};
@@ -45,6 +46,9 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     app.exit(e);
     return 2;  // every bad command line is bad input
+  } catch (const patchcheck::NoModel& e) {  // an ISA with an encoder but no semantics yet
+    std::cerr << "error: " << e.what() << "\n";
+    return 2;
   }
   return exitCode;
 }
