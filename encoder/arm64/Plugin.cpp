@@ -67,6 +67,9 @@ class Arm64Isa final : public patchcheck::IsaPlugin {
 
   std::optional<Relocation> relocation(const Unit& u) const override { return relocationOf(unitOf(u)); }
 
+  // A site is patched one 4-byte instruction at a time (arm64 ftrace, CMODX).
+  unsigned patchUnitBytes(const patchcheck::Target&) const override { return 4; }
+
   // Linux arm64, 48-bit VA with 4 KiB pages (Documentation/arch/arm64/
   // memory.rst, v6.5+): modules in the 2 GiB below the vmalloc area; the
   // kernel image at the start of vmalloc without KASLR (256 MiB holds any
