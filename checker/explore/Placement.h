@@ -5,18 +5,21 @@
 // placement the constraints allow is a relocation overflow.
 #include <z3++.h>
 
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace patchcheck {
 
 struct FailedCondition {
-  size_t index;    // into the conditions given
-  z3::model where;  // a placement where it fails
+  size_t index;                    // into the conditions given
+  std::optional<z3::model> where;  // a placement where it fails; none: the solver could not tell
 };
 
 // One question when every condition holds everywhere (the common case),
-// then one per condition.
+// then one per condition. A condition the solver cannot decide (60 s, as
+// the placement check) is listed without a placement: it is not known to
+// hold, so it is never taken as holding.
 std::vector<FailedCondition> failingConditions(z3::context&, const std::vector<z3::expr>& constraints,
                                                const std::vector<z3::expr>& conditions);
 

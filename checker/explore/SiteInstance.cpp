@@ -138,8 +138,14 @@ std::variant<SiteInstance, Diagnostics> SiteInstance::make(const Spec& spec, con
     std::string where;
     for (const auto& [n, term] : s.symbols_) {
       uint64_t v = 0;
-      f.where.eval(term, true).is_numeral_u64(v);
+      if (f.where) f.where->eval(term, true).is_numeral_u64(v);
       where += (where.empty() ? "" : ", ") + n + " = " + hex(v);
+    }
+    if (!f.where) {
+      errs.push_back({w->assembled.where, "'" + w->source + "': the solver could not decide whether it can be encoded "
+                                          "for every placement (" + t.str() + "): it needs " +
+                                          w->symbolic.reasons[k]});
+      continue;
     }
     errs.push_back({w->assembled.where, "'" + w->source + "' cannot be encoded for every placement (" + t.str() +
                                             "): it needs " + w->symbolic.reasons[k] + ", which fails at " + where +

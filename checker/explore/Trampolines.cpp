@@ -219,8 +219,10 @@ class Loader {
     }
     for (const FailedCondition& f : failingConditions(c_, placement, conditions)) {
       const auto& [w, why] = owner[f.index];
-      errors_.push_back({w->where, "'" + w->source + "' cannot be encoded for every placement (" + t_.str() +
-                                       "): it needs " + why + " (relocation overflow)"});
+      std::string what = f.where ? "' cannot be encoded for every placement ("
+                                 : "': the solver could not decide whether it can be encoded for every placement (";
+      errors_.push_back({w->where, "'" + w->source + what + t_.str() + "): it needs " + why +
+                                       (f.where ? " (relocation overflow)" : "")});
     }
     return out;
   }
