@@ -79,6 +79,11 @@ struct Relocation {
   Value value;          // the value the field encodes
   std::string text;     // as written: "%hi(ftrace_caller)"
   std::optional<Value> relativeTo;  // for pc-relative fields: the address the offset counts from
+  // The field's value as a C expression over u64 `S` (value) and `P`
+  // (relativeTo): MIPS hi is "(S + 0x8000) >> 16". Patch tables turn it into
+  // code; empty when the field is not one contiguous run of bits a C
+  // expression can fill (arm64 ADR's split immediate).
+  std::string formula;
 };
 
 }  // namespace patchcheck

@@ -83,7 +83,7 @@ class SpecChecker {
     ModelSpec m = spec_.model;
     FetchModel fm(tl, m, When::Live);
     PassSetup ps = setup(tl, fm, declared);
-    for (unsigned i = 0; i < spec_.words; ++i) ps.versions[i] = {site_.state(st.name)[i]};
+    for (unsigned i = 0; i < spec_.siteUnits(); ++i) ps.versions[i] = {site_.state(st.name)[i]};
     ps.trackReached = true;
     PassOutcome out = explorePasses(ps, prover_);
     r.counts = out.counts;
@@ -123,15 +123,15 @@ class SpecChecker {
     const auto& from = site_.state(t.from);
     const auto& to = site_.state(t.to);
     for (unsigned i = 0; i < regionUnits(); ++i) {
-      versions[i].push_back(i < spec_.words ? from[i] : site_.body()[i - spec_.words]);
+      versions[i].push_back(i < spec_.siteUnits() ? from[i] : site_.body()[i - spec_.siteUnits()]);
       names[i].push_back("old");
     }
     Diagnostics errs;
     for (const StepSpec& s : t.steps) {
       if (s.kind != StepSpec::Kind::Write) continue;
       if (s.index >= regionUnits()) {
-        errs.push_back({s.where, "write " + std::to_string(s.index) + " is outside the site (" +
-                                     std::to_string(spec_.words) + " words) and the declared body"});
+        errs.push_back({s.where, "write " + std::to_string(spec_.writeIndex(s.index)) + " is outside the site (" +
+                                     std::to_string(spec_.siteUnits()) + " units) and the declared body"});
         continue;
       }
       if (s.interim) {
@@ -142,22 +142,22 @@ class SpecChecker {
         }
         versions[s.index].push_back(std::get<WordImage>(img));
         names[s.index].push_back("interim '" + s.interim->text + "'");
-      } else if (s.index < spec_.words) {
+      } else if (s.index < spec_.siteUnits()) {
         versions[s.index].push_back(to[s.index]);
         names[s.index].push_back("new");
       } else {
-        errs.push_back({s.where, "write " + std::to_string(s.index) +
-                                     " addresses a body word, which no state holds: give the word as "
-                                     "write " + std::to_string(s.index) + " = \"insn\""});
+        std::string w = std::to_string(spec_.writeIndex(s.index));
+        errs.push_back({s.where, "write " + w + " addresses a body word, which no state holds: give the word as "
+                                     "write " + w + " = \"insn\""});
       }
     }
     if (!errs.empty()) return errs;
     // The steps must end in `to` (a synthesis prefix need not).
-    for (unsigned i = 0; i < spec_.words && !opt_.prefix; ++i)
+    for (unsigned i = 0; i < spec_.siteUnits() && !opt_.prefix; ++i)
       if (!versions[i].back().sameAs(to[i])) {
         r.verdict = Verdict::Unsafe;
         Counterexample cx;
-        cx.rule = "the steps do not end in '" + t.to + "': word " + std::to_string(i) + " ends as '" +
+        cx.rule = "the steps do not end in '" + t.to + "': " + spec_.unitName(i) + " ends as '" +
                   versions[i].back().source + "', '" + t.to + "' has '" + to[i].source + "'";
         cx.replayNote = "found by applying the writes in order";
         r.counterexample = cx;
@@ -259,11 +259,11 @@ class SpecChecker {
     ps.maxSteps = opt_.limits.maxSteps;
     ps.versions.resize(regionUnits());
     ps.versionNames.resize(regionUnits());
-    for (unsigned i = spec_.words; i < regionUnits(); ++i) {
-      ps.versions[i] = {site_.body()[i - spec_.words]};
+    for (unsigned i = spec_.siteUnits(); i < regionUnits(); ++i) {
+      ps.versions[i] = {site_.body()[i - spec_.siteUnits()]};
       ps.versionNames[i] = {"original"};
     }
-    for (unsigned i = 0; i < spec_.words; ++i) ps.versionNames[i] = {"state"};
+    for (unsigned i = 0; i < spec_.siteUnits(); ++i) ps.versionNames[i] = {"state"};
     return ps;
   }
 

@@ -122,7 +122,8 @@ class Explorer final : public Executor<Node>::Client {
   bool unknown_ = false;
   Executor<Node> executor_;
 
-  unsigned siteWords() const { return s_.site->spec().words; }
+  // Units before this are the site's (its data units and words), the rest the body's.
+  unsigned siteUnits() const { return s_.site->spec().siteUnits(); }
 
   // Every question goes to the prover. Unknown: that way is not explored,
   // and the verdict is UNKNOWN.
@@ -321,7 +322,7 @@ class Explorer final : public Executor<Node>::Client {
         finish(n);
         return std::nullopt;
       case LocKind::Word:
-        if (loc.word == siteWords() && !n.inBody && !inSlot) {
+        if (loc.word == siteUnits() && !n.inBody && !inSlot) {
           // F's body starts here: the untraced check, then the pass runs
           // the declared body words, which must still be the original ones.
           exitCheck(n, loc, false);
@@ -541,9 +542,9 @@ class Explorer final : public Executor<Node>::Client {
     unsigned landed = ~0u;
     for (const auto& o : obs) landed = std::min(landed, s_.fetch->landed(o));
     c.events.push_back(Event{Event::Kind::Fetch, i, names, c.cpu.pc, img->symbolic.term, img, false, landed, std::nullopt});
-    if (c.inBody && i >= siteWords() && !img->sameAs(s_.versions[i][0])) {
+    if (c.inBody && i >= siteUnits() && !img->sameAs(s_.versions[i][0])) {
       std::string orig = s_.versions[i][0].source, now = img->source;
-      unsigned bodyIndex = i - siteWords();
+      unsigned bodyIndex = i - siteUnits();
       addHazard(c, c_.bool_val(true), Hazard::Kind::Overwritten, [orig, now, bodyIndex](const z3::model&) {
         return "F's body word " + std::to_string(bodyIndex) + " ('" + orig +
                "') runs after the transition overwrote it with '" + now + "'";
@@ -617,12 +618,14 @@ class Explorer final : public Executor<Node>::Client {
     for (size_t k = 0; k < shown; ++k) {
       const Event& e = n.events[k];
       if (e.kind == Event::Kind::Fetch) {
-        cx.schedule.push_back(FetchEvent{e.word, e.versionName, e.landed});
-        bool body = e.word >= siteWords();
+        const Spec& spec = s_.site->spec();
+        int written = int(spec.writeIndex(e.word));
+        std::string unit = e.word < spec.entryUnit() ? spec.unitName(e.word) : "word " + std::to_string(written);
+        cx.schedule.push_back(FetchEvent{written, unit, e.versionName, e.landed});
         seen[e.word] = e.versionName;
         cx.trace.push_back(traceStep(
             t_, m, *e.pc, *e.wordTerm,
-            (body ? "body " + std::to_string(e.word - siteWords()) : "word " + std::to_string(e.word)) + " (" +
+            s_.site->spec().unitName(e.word) + " (" +
                 e.versionName + ")"));
       } else if (e.kind == Event::Kind::Interrupt) {
         std::string where = cx.trace.empty() ? "at entry" : "after " + cx.trace.back().text;
@@ -637,7 +640,7 @@ class Explorer final : public Executor<Node>::Client {
       }
     }
     for (const auto& [w, v] : seen) cx.intermediateState += (cx.intermediateState.empty() ? "" : ", ") +
-                                                           ("word " + std::to_string(w) + " " + v);
+                                                           (s_.site->spec().unitName(w) + " " + v);
     cx.entryRegisters = entryRegisters(entry_, m);
     for (const auto& [name, term] : s_.site->symbols()) cx.symbols[name] = u64(m.eval(term, true));
     replay(n, m, broken, cx);

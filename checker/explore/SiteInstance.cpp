@@ -107,15 +107,11 @@ std::variant<SiteInstance, Diagnostics> SiteInstance::make(const Spec& spec, con
     }
     const auto& words = std::get<Program>(a).units;
     std::vector<WordImage> images;
+    unsigned site = spec.siteUnits();
     for (size_t i = 0; i < words.size(); ++i)
-      if (i < s.layout_.size() && words[i].bytes != s.layout_.units()[i].length)
-        errs.push_back({words[i].where, "'" + words[i].source + "' is " + std::to_string(words[i].bytes) +
-                                            " bytes; the site's patch units are " +
-                                            std::to_string(s.layout_.units()[i].length) + " bytes"});
-    for (size_t i = 0; i < words.size(); ++i)
-      images.push_back(s.image(words[i], i < spec.words ? st.words[i].text : spec.body[i - spec.words].text));
-    s.body_.assign(images.begin() + spec.words, images.end());
-    images.erase(images.begin() + spec.words, images.end());
+      images.push_back(s.image(words[i], i < site ? st.words[i].text : spec.body[i - site].text));
+    s.body_.assign(images.begin() + site, images.end());
+    images.erase(images.begin() + site, images.end());
     s.states_[st.name] = std::move(images);
   }
   if (!errs.empty()) return errs;

@@ -12,10 +12,11 @@
 #include <variant>
 #include <vector>
 
-#include "checker/explore/SiteLayout.h"
+#include "checker/spec/SiteLayout.h"
 #include "checker/explore/TrampolineRun.h"
 #include "checker/explore/TrampolineSite.h"
 #include "checker/spec/Spec.h"
+#include "checker/spec/SpecTarget.h"
 #include "encoder/Assembly.h"
 #include "encoder/Isa.h"
 #include "model/Instruction.h"
@@ -59,7 +60,7 @@ class SiteInstance {
 
   const std::vector<WordImage>& state(const std::string& name) const { return states_.at(name); }
   const std::vector<WordImage>& body() const { return body_; }
-  // The word a `write I = "insn"` step writes.
+  // The unit a `write I = "insn"` step writes (index: the region unit).
   std::variant<WordImage, Diagnostics> interim(const WordSpec&, unsigned index) const;
   std::string describeSymbols() const;
   // What loading a trampoline called from this site needs of it.
@@ -74,7 +75,7 @@ class SiteInstance {
  private:
   SiteInstance(const Spec& s, const Target& t, z3::context& c)
       : spec_(&s), target_(t),
-        layout_(SiteLayout::consecutive(s.words, unsigned(s.body.size()), t.isa->patchUnitBytes(t))), ctx_(&c) {}
+        layout_(siteLayout(s, t)), ctx_(&c) {}
   WordImage image(const Unit&, const std::string& source) const;
   void assume(const z3::expr&, const SourceLocation&, const std::string& what);
   Diagnostics checkPlacement();

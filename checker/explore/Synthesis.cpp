@@ -133,8 +133,8 @@ class Search {
   void plan() {
     const auto& from = site_.state(base_.from);
     const auto& to = site_.state(base_.to);
-    plans_.resize(spec_.words);
-    for (unsigned i = 0; i < spec_.words; ++i) {
+    plans_.resize(spec_.siteUnits());
+    for (unsigned i = 0; i < spec_.siteUnits(); ++i) {
       WordPlan& p = plans_[i];
       p.changes = !from[i].sameAs(to[i]);
       if (!opt_.interim) continue;
@@ -179,7 +179,7 @@ class Search {
     s.kind = StepSpec::Kind::Write;
     s.index = i;
     s.where = base_.where;
-    s.text = "write " + std::to_string(i);
+    s.text = "write " + std::to_string(spec_.writeIndex(i));
     if (interim) {
       s.interim = *interim;
       s.text += " = \"" + interim->text + "\"";

@@ -1,5 +1,7 @@
 #include "checker/report/CHeader.h"
 
+#include <cctype>
+#include <algorithm>
 #include <cstdio>
 #include <set>
 #include <sstream>
@@ -17,7 +19,19 @@ std::string hexU64(uint64_t v) {
   return b;
 }
 
-uint32_t parseHex(const json& j) { return uint32_t(std::stoul(j.get<std::string>(), nullptr, 16)); }
+uint64_t parseHex(const json& j) { return std::stoull(j.get<std::string>(), nullptr, 16); }
+
+// The C type of a unit of `bytes` bytes.
+std::string unitType(unsigned bytes) {
+  return bytes <= 1 ? "u8" : bytes <= 2 ? "u16" : bytes <= 4 ? "u32" : "u64";
+}
+
+std::string literal(uint64_t v, unsigned bytes, bool suffix = true) {
+  char b[40];
+  snprintf(b, sizeof b, "0x%0*llx%s", int(2 * bytes), (unsigned long long)v,
+           bytes > 4 ? "ull" : suffix ? "u" : "");
+  return b;
+}
 
 std::string targetTag(const json& t) {
   return cIdentifier(t["isa"].get<std::string>() + "_" + t["abi"].get<std::string>() + "_" +
@@ -29,43 +43,56 @@ std::string addressExpr(const std::string& symbol, int64_t addend) {
   return addend ? "(" + s + " + " + hexU64(uint64_t(addend)) + ")" : s;
 }
 
-// The inline function for one address-dependent word: fixed bits | field.
+// The plug-in's formula (Relocation::formula) with S and P replaced.
+std::string substitute(const std::string& formula, const std::string& S, const std::string& P) {
+  std::string out;
+  for (size_t i = 0; i < formula.size(); ++i) {
+    char c = formula[i];
+    bool alone = (i == 0 || !std::isalnum((unsigned char)formula[i - 1])) &&
+                 (i + 1 == formula.size() || !std::isalnum((unsigned char)formula[i + 1]));
+    out += alone && c == 'S' ? S : alone && c == 'P' ? P : std::string(1, c);
+  }
+  return out;
+}
+
+// The inline function for one address-dependent unit: fixed bits | field.
 std::string encoder(const std::string& fn, const json& w) {
   const json& e = w["encoding"];
-  std::string kind = e["kind"], sym = e["symbol"];
+  std::string sym = e["symbol"];
+  unsigned bytes = w.value("bytes", 4u);
+  std::string type = unitType(bytes);
   std::vector<std::string> params = {sym};
-  std::string x = addressExpr(sym, e["addend"].get<int64_t>());
-  std::string v;
-  if (kind == "hi") v = "(" + x + " + 0x8000ull) >> 16";
-  else if (kind == "lo" || kind == "abs") v = x;
-  else if (kind == "higher") v = "(" + x + " + 0x80008000ull) >> 32";
-  else if (kind == "highest") v = "(" + x + " + 0x800080008000ull) >> 48";
-  else if (kind == "jump26") v = x + " >> 2";
-  else {  // branch: word offset from the delay slot
+  std::string S = addressExpr(sym, e["addend"].get<int64_t>()), P = "0";
+  if (e.contains("slot_symbol")) {
     std::string slot = e["slot_symbol"];
     if (slot != sym && !slot.empty()) params.push_back(slot);
-    v = "(" + x + " - " + addressExpr(slot, e["slot_addend"].get<int64_t>()) + ") >> 2";
+    P = addressExpr(slot, e["slot_addend"].get<int64_t>());
   }
-  uint32_t mask = parseHex(w["field_mask"]);
+  uint64_t mask = parseHex(w["field_mask"]);
   unsigned shift = w["field_shift"];
-  char value[512];
-  snprintf(value, sizeof value, "(0x%08xu | (((u32)(%s) & 0x%xu) << %u))", parseHex(w["fixed"]), v.c_str(),
-           mask >> shift, shift);
+  uint64_t field = mask >> shift;
+  std::string formula = e.value("formula", "");
+  std::string out = "/* " + w["text"].get<std::string>() + " */\n";
+  // A field that is not one run of bits (arm64 ADR, ADRP) has no formula:
+  // the build stops here rather than compute a wrong instruction.
+  if (formula.empty() || (field & (field + 1)) != 0)
+    return out + "#error \"patchcheck: no C encoder for " + e["kind"].get<std::string>() + " fields (" + fn +
+           ")\"\n";
+  std::string value = "(" + literal(parseHex(w["fixed"]), bytes) + " | (((" + type + ")(" +
+                      substitute(formula, S, P) + ") & " + literal(field, bytes) + ") << " + std::to_string(shift) +
+                      "))";
   std::string args;
   for (size_t i = 0; i < params.size(); ++i) args += (i ? ", " : "") + cIdentifier(params[i]);
   std::string macro = fn;
   for (char& c : macro) c = char(std::toupper((unsigned char)c));
   // The macro is a constant expression (static initializers); the function checks the argument type.
-  std::string out = "/* " + w["text"].get<std::string>() + " */\n#define " + macro + "(" + args + ") \\\n\t" + value +
-                    "\nstatic inline u32 " + fn + "(";
+  out += "#define " + macro + "(" + args + ") \\\n\t" + value + "\nstatic inline " + type + " " + fn + "(";
   for (size_t i = 0; i < params.size(); ++i) out += (i ? ", u64 " : "u64 ") + cIdentifier(params[i]);
   return out + ")\n{\n\treturn " + macro + "(" + args + ");\n}\n";
 }
 
 std::string wordLiteral(const json& w) {
-  char b[16];
-  snprintf(b, sizeof b, "0x%08x", parseHex(w.contains("word") ? w["word"] : w["fixed"]));
-  return b;
+  return literal(parseHex(w.contains("word") ? w["word"] : w["fixed"]), w.value("bytes", 4u), false);
 }
 
 std::string comment(const json& w, const std::string& fn) {
@@ -100,7 +127,7 @@ std::string cHeader(const json& table, const std::string& jsonFileName) {
     << " * instruction table sha256: " << cert["instruction_table_sha256"].get<std::string>() << "\n */\n"
     << "#ifndef " << guard << "\n#define " << guard << "\n\n"
     << "#ifdef __KERNEL__\n#include <linux/types.h>\n#else\n#include <stdint.h>\n"
-    << "typedef uint32_t u32;\ntypedef uint64_t u64;\n#endif\n\n"
+    << "typedef uint8_t u8;\ntypedef uint16_t u16;\ntypedef uint32_t u32;\ntypedef uint64_t u64;\n#endif\n\n"
     << "#ifndef PATCHCHECK_UNUSED\n"
     << "/* A file that includes this header need not use every table. */\n"
     << "#ifdef __KERNEL__\n#define PATCHCHECK_UNUSED\t__maybe_unused\n#else\n"
@@ -114,14 +141,31 @@ std::string cHeader(const json& table, const std::string& jsonFileName) {
     << "#define PATCHCHECK_STEP_WAIT\t\t0x05000000u\t/* synchronize_rcu_tasks() */\n"
     << "#define PATCHCHECK_STEP_OP(s)\t\t((s) & 0xff000000u)\n"
     << "#define PATCHCHECK_STEP_INDEX(s)\t((s) & 0x00ffffffu)\n#endif\n";
-  unsigned words = table["spec"]["words"];
+  unsigned words = table["spec"].value("units", table["spec"]["words"].get<unsigned>());
   for (const json& t : table["targets"]) {
     std::string tp = prefix + "_" + targetTag(t);
     o << "\n/* " << t["target"].get<std::string>() << " */\n";
     for (const json& k : t.value("trampolines", json::array()))
       o << "/* trampoline " << k["entry"].get<std::string>() << " (" << k["source"].get<std::string>()
         << "): contract " << (k["verdict"] == "SAFE" ? "proven" : "NOT proven") << ", " << k["paths"] << " paths */\n";
-    std::map<std::string, std::vector<std::string>> encoders;  // state -> function per word ("" = concrete)
+    std::map<std::string, std::vector<std::string>> encoders;  // state -> function per unit ("" = concrete)
+    // Units of other lengths than 4 or before F (data): their offsets from
+    // F and lengths, so a patcher knows where each array entry goes.
+    unsigned widest = 0;
+    bool plain = true;
+    const json& first = t["states"].empty() ? json::array() : t["states"][0]["words"];
+    for (const json& w : first) {
+      widest = std::max(widest, w.value("bytes", 4u));
+      plain = plain && w.value("bytes", 4u) == 4 && w.value("offset", 0) >= 0;
+    }
+    std::string element = unitType(widest ? widest : 4);
+    if (!plain) {
+      o << "static const int " << tp << "_unit_offset[" << words << "] PATCHCHECK_UNUSED = {";
+      for (size_t i = 0; i < first.size(); ++i) o << (i ? ", " : " ") << first[i].value("offset", 0);
+      o << " };\nstatic const unsigned " << tp << "_unit_bytes[" << words << "] PATCHCHECK_UNUSED = {";
+      for (size_t i = 0; i < first.size(); ++i) o << (i ? ", " : " ") << first[i].value("bytes", 4u);
+      o << " };\n";
+    }
     for (const json& s : t["states"]) {
       std::string st = s["name"];
       o << "\n/* state " << st << ": " << s["behaviour"].get<std::string>() << " */\n";
@@ -130,7 +174,8 @@ std::string cHeader(const json& table, const std::string& jsonFileName) {
         encoders[st].push_back(w.contains("word") ? "" : fn);
         if (!w.contains("word")) o << encoder(fn, w);
       }
-      o << "static const u32 " << tp << "_" << cIdentifier(st) << "[" << words << "] PATCHCHECK_UNUSED = {\n";
+      o << "static const " << element << " " << tp << "_" << cIdentifier(st) << "[" << words
+        << "] PATCHCHECK_UNUSED = {\n";
       for (const json& w : s["words"])
         o << "\t" << wordLiteral(w) << ",\t" << comment(w, encoders[st][w["index"].get<unsigned>()]) << "\n";
       o << "};\n";
@@ -151,7 +196,8 @@ std::string cHeader(const json& table, const std::string& jsonFileName) {
           o << encoder(name + "_step" + std::to_string(k), s);
         ++k;
       }
-      o << "static const u32 " << name << "[" << tr["steps"].size() << "][2] PATCHCHECK_UNUSED = {\n";
+      o << "static const " << (widest > 4 ? "u64 " : "u32 ") << name << "[" << tr["steps"].size()
+        << "][2] PATCHCHECK_UNUSED = {\n";
       k = 0;
       for (const json& s : tr["steps"]) {
         std::string op = s["op"];

@@ -12,23 +12,26 @@
 namespace patchcheck {
 namespace {
 
-std::string hex32(uint32_t v) {
-  char b[16];
-  snprintf(b, sizeof b, "0x%08x", v);
+// A unit's value as the plug-in reads it, two digits per byte.
+std::string hexUnit(uint64_t v, unsigned bytes) {
+  char b[32];
+  snprintf(b, sizeof b, "0x%0*llx", int(2 * bytes), (unsigned long long)v);
   return b;
 }
 
-// One word: its value, or for a word that depends on an address the fixed
-// bits (opcode, registers: from the instruction table row the assembler
-// chose) and how the address-dependent field is formed.
-nlohmann::json wordJson(const Unit& w, const Target& t, const std::string& text, unsigned index) {
-  nlohmann::json j{{"index", index}, {"text", text}};
+// One patch unit (region index, offset from F, length): its value, or for
+// a unit that depends on an address the fixed bits (opcode, registers: from
+// the instruction table row the assembler chose) and how the
+// address-dependent field is formed.
+nlohmann::json wordJson(const Unit& w, const Target& t, const std::string& text, unsigned index,
+                        const PatchUnit& at) {
+  nlohmann::json j{{"index", index}, {"offset", at.offset}, {"bytes", at.length}, {"text", text}};
   if (w.isConcrete()) {
-    j["word"] = hex32(uint32_t(w.bits));
+    j["word"] = hexUnit(w.bits, w.bytes);
     return j;
   }
-  j["fixed"] = hex32(uint32_t(w.bits & ~w.symbolicMask));
-  j["field_mask"] = hex32(uint32_t(w.symbolicMask));
+  j["fixed"] = hexUnit(w.bits & ~w.symbolicMask, w.bytes);
+  j["field_mask"] = hexUnit(w.symbolicMask, w.bytes);
   j["field_shift"] = std::countr_zero(w.symbolicMask);
   auto r = t.isa->relocation(w);
   if (!r) return j;
@@ -41,6 +44,7 @@ nlohmann::json wordJson(const Unit& w, const Target& t, const std::string& text,
     enc["slot_addend"] = r->relativeTo->addend;
   }
   enc["text"] = r->text;
+  enc["formula"] = r->formula;
   j["encoding"] = enc;
   return j;
 }
@@ -100,7 +104,7 @@ std::variant<nlohmann::json, Diagnostics> patchTable(const Spec& spec, const std
   nlohmann::json table;
   table["format"] = "patchcheck-table/1";
   table["spec"] = {{"name", spec.name}, {"path", treeName(spec.root, spec.path)}, {"summary", spec.summary}, {"function", spec.function},
-                   {"words", spec.words}, {"prefix", cIdentifier(spec.name)}};
+                   {"words", spec.words}, {"units", spec.siteUnits()}, {"prefix", cIdentifier(spec.name)}};
   table["options"] = {{"matrix", opt.matrix}};
   Counts total;
   unsigned transitions = 0, states = 0;
@@ -126,7 +130,9 @@ std::variant<nlohmann::json, Diagnostics> patchTable(const Spec& spec, const std
       }
       const auto& asmWords = std::get<Program>(a).units;
       nlohmann::json sj{{"name", st.name}, {"behaviour", spec.behaviour.at(st.name).str()}};
-      for (unsigned i = 0; i < spec.words; ++i) words[st.name].push_back(wordJson(asmWords[i], t, st.words[i].text, i));
+      SiteLayout layout = siteLayout(spec, t);
+      for (unsigned i = 0; i < spec.siteUnits(); ++i)
+        words[st.name].push_back(wordJson(asmWords[i], t, st.words[i].text, i, layout.units()[i]));
       sj["words"] = words[st.name];
       for (const StateResult& r : results[ti].states)
         if (r.state == st.name) sj["verification"] = countsJson(r.counts), sj["verification"]["verdict"] = name(r.verdict);
@@ -153,9 +159,9 @@ std::variant<nlohmann::json, Diagnostics> patchTable(const Spec& spec, const std
                 errs.insert(errs.end(), e->begin(), e->end());
                 continue;
               }
-              w = wordJson(std::get<Unit>(a), t, s.interim->text, s.index);
+              w = wordJson(std::get<Unit>(a), t, s.interim->text, s.index, siteLayout(spec, t).units().at(s.index));
               w["interim"] = true;
-            } else if (s.index < spec.words) {
+            } else if (s.index < spec.siteUnits()) {
               w = words[ts->to][s.index];
             } else {
               continue;  // the checker refused this already

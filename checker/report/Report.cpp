@@ -41,7 +41,7 @@ void printCounterexample(std::ostream& o, const Counterexample& cx, const std::s
   if (!cx.schedule.empty()) {
     o << in << "schedule:   ";
     for (const FetchEvent& f : cx.schedule)
-      o << " [word " << f.word << ": " << f.version << ", " << f.writesLanded << " writes landed]";
+      o << " [" << f.unit << ": " << f.version << ", " << f.writesLanded << " writes landed]";
     o << "\n";
   }
   for (const std::string& i : cx.interrupts) o << in << i << "\n";

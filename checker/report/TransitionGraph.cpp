@@ -79,7 +79,7 @@ std::variant<TransitionPicture, Diagnostics> transitionPicture(const SiteInstanc
   const auto& from = site.state(t->from);
   const auto& to = site.state(t->to);
   for (unsigned i = 0; i < site.regionUnits(); ++i) {
-    v.images.push_back({i < spec.words ? from[i] : site.body()[i - spec.words]});
+    v.images.push_back({i < spec.siteUnits() ? from[i] : site.body()[i - spec.siteUnits()]});
     v.names.push_back({"old"});
   }
   Timeline tl = Timeline::of(*t, site.regionUnits());
@@ -90,11 +90,12 @@ std::variant<TransitionPicture, Diagnostics> transitionPicture(const SiteInstanc
       if (auto* e = std::get_if<Diagnostics>(&img)) return *e;
       v.images[s.index].push_back(std::get<WordImage>(img));
       v.names[s.index].push_back("interim");
-    } else if (s.index < spec.words) {
+    } else if (s.index < spec.siteUnits()) {
       v.images[s.index].push_back(to[s.index]);
       v.names[s.index].push_back("new");
     } else {
-      return Diagnostics{{s.where, "write " + std::to_string(s.index) + " of a body word needs an explicit word"}};
+      return Diagnostics{{s.where, "write " + std::to_string(spec.writeIndex(s.index)) +
+                                       " of a body word needs an explicit word"}};
     }
   }
   BehaviourSpec allowed = t->allow ? *t->allow : unionOf(spec.behaviour.at(t->from), spec.behaviour.at(t->to));
@@ -110,8 +111,8 @@ std::variant<TransitionPicture, Diagnostics> transitionPicture(const SiteInstanc
     GraphNode n;
     n.id = "s" + std::to_string(pic.nodes.size());
     n.programOrder = programOrder;
-    for (unsigned i = 0; i < spec.words; ++i)
-      n.words.push_back("word " + std::to_string(i) + ": " + shortWord(v.images[i][c[i]]) +
+    for (unsigned i = 0; i < spec.siteUnits(); ++i)
+      n.words.push_back(spec.unitName(i) + ": " + shortWord(v.images[i][c[i]]) +
                         (c[i] ? " (" + v.names[i][c[i]] + ")" : ""));
     index[c] = pic.nodes.size();
     pic.nodes.push_back(n);
@@ -176,7 +177,10 @@ std::variant<TransitionPicture, Diagnostics> transitionPicture(const SiteInstanc
     size_t k = 0;
     for (const TraceStep& st : cx.trace) {
       TimelineEvent e{"pass", st.text + "\\n" + st.origin + (st.note.empty() ? "" : "\\n" + st.note), 0, false};
-      if (st.origin.rfind("word ", 0) == 0 && k < cx.schedule.size()) {
+      // The site's fetches, in schedule order (a trampoline's steps are named by their symbol).
+      bool fetch = st.origin.rfind("word ", 0) == 0 || st.origin.rfind("body ", 0) == 0 ||
+                   st.origin.rfind("data ", 0) == 0;
+      if (fetch && k < cx.schedule.size()) {
         e.fetch = true;
         e.writesLanded = cx.schedule[k++].writesLanded;
       }

@@ -25,7 +25,8 @@ struct TraceStep {
 
 // Which writes a fetch saw: for each fetch of a site word, the version.
 struct FetchEvent {
-  unsigned word = 0;
+  int word = 0;           // as `write I` names the unit: from F's entry, negative before F
+  std::string unit;       // how reports name it: "word 2", "data F-8"
   std::string version;     // "old", "new", "interim 1"
   unsigned writesLanded = 0;  // how many of the writer's steps had happened
 };

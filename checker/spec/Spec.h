@@ -40,9 +40,16 @@ struct WordSpec {
 
 enum class Expect { Safe, Unsafe };
 
+// A data unit of the site before F ([site] before): the bytes of a literal
+// the code reads, such as arm64 CALL_OPS's ops pointer at F - 8.
+struct DataUnitSpec {
+  unsigned bytes = 0;
+  SourceLocation where;
+};
+
 struct StateSpec {
   std::string name;
-  std::vector<WordSpec> words;  // exactly site.words entries
+  std::vector<WordSpec> words;  // one per site unit: the data units before F, then site.words
   SourceLocation where;
 };
 
@@ -76,7 +83,10 @@ struct BehaviourSpec {
 struct StepSpec {
   enum class Kind { Write, Sync, Flush, Wait };
   Kind kind = Kind::Write;
-  unsigned index = 0;                 // write: word index from F's entry
+  // write: the unit's index in the site region, in address order (data
+  // units before F first; the spec writes `write I` with I from F's entry,
+  // negative for the data units: Spec::unitIndex).
+  unsigned index = 0;
   std::optional<WordSpec> interim;    // write I = "insn"
   std::string text;
   SourceLocation where;
@@ -123,7 +133,8 @@ struct Spec {
   std::vector<Target> matrix;   // from "isa/abi" entries; both endians each
 
   std::string function = "F";
-  unsigned words = 0;
+  unsigned words = 0;                 // patch units from F's entry (instruction words)
+  std::vector<DataUnitSpec> before;   // data units before F, in address order, ending at F
   std::vector<WordSpec> body;         // F's first real instructions
   bool allowUnpredictable = false;    // [site] allow_unpredictable
   std::set<EffectKind> allowedEffects;  // [site] allow_effects (docs/semantics.md)
@@ -139,6 +150,19 @@ struct Spec {
   std::map<std::string, Expect> stateExpect;  // [expect]: state -> claimed verdict alone
   ModelSpec model;
   std::vector<TransitionSpec> transitions;
+
+  // The site region's units in address order: the data units before F,
+  // then the words from F, then the body's words.
+  unsigned entryUnit() const { return unsigned(before.size()); }  // the unit at F
+  unsigned siteUnits() const { return entryUnit() + words; }      // a state's entries
+  unsigned regionUnits() const { return siteUnits() + unsigned(body.size()); }
+  unsigned beforeBytes() const;
+  // Region index of `write I` (I from F's entry, negative before F), if any.
+  std::optional<unsigned> unitIndex(long long i) const;
+  // `write I`'s I for region index u: its inverse.
+  long long writeIndex(unsigned u) const { return (long long)u - entryUnit(); }
+  // How reports name unit u: "word 2", "body 0", "data F-8".
+  std::string unitName(unsigned u) const;
 
   const StateSpec* state(const std::string& n) const {
     for (const auto& s : states)

@@ -395,7 +395,7 @@ class SpecLoader {
   }
 
   void loadSite(const toml::table& t) {
-    onlyKeys(t, {"function", "words", "body", "allow_unpredictable", "allow_effects"}, "in [site]");
+    onlyKeys(t, {"function", "words", "before", "body", "allow_unpredictable", "allow_effects"}, "in [site]");
     spec_.functionWhere = at(t);
     if (const toml::node* n = t.get("function")) {
       spec_.functionWhere = at(*n);
@@ -412,6 +412,15 @@ class SpecLoader {
     } else {
       error(at(t), "[site] needs `words = N`, the number of patchable words");
     }
+    if (const toml::node* n = t.get("before"))
+      if (const toml::array* a = array(*n, "before"))
+        for (const toml::node& e : *a)
+          if (auto b = integer(e, "each length in before")) {
+            // A unit is what one store writes: a power of two up to 8 bytes.
+            if (*b == 1 || *b == 2 || *b == 4 || *b == 8) spec_.before.push_back({unsigned(*b), at(e)});
+            else error(at(e), "a data unit before " + spec_.function + " is 1, 2, 4 or 8 bytes, not " +
+                                  std::to_string(*b));
+          }
     if (const toml::node* n = t.get("body")) spec_.body = words(*n, "body");
     if (const toml::node* n = t.get("allow_unpredictable"))
       spec_.allowUnpredictable = boolean(*n, "allow_unpredictable").value_or(false);
@@ -524,10 +533,14 @@ class SpecLoader {
     for (auto&& [key, value] : t) {
       StateSpec s{std::string(key.str()), {}, at(key)};
       s.words = words(value, "state '" + s.name + "'");
-      if (value.is_array() && spec_.words && value.as_array()->size() != spec_.words)
+      if (value.is_array() && spec_.words && value.as_array()->size() != spec_.siteUnits())
         error(at(value), "state '" + s.name + "' has " + std::to_string(value.as_array()->size()) +
-                             " words, but the site has " + std::to_string(spec_.words) +
-                             " (one string per word)");
+                             (spec_.before.empty() ? " words, but the site has " + std::to_string(spec_.words) +
+                                                         " (one string per word)"
+                                                   : " entries, but the site has " + std::to_string(spec_.before.size()) +
+                                                         " data units before " + spec_.function + " and " +
+                                                         std::to_string(spec_.words) +
+                                                         " words (one string per unit, in address order)"));
       spec_.states.push_back(std::move(s));
     }
     // File order: reports list states as the author wrote them.
@@ -669,26 +682,34 @@ class SpecLoader {
     s.kind = StepSpec::Kind::Write;
     skipSpace();
     size_t indexAt = i;
+    bool negative = i < text.size() && text[i] == '-';
+    if (negative) ++i;
+    size_t digitsAt = i;
     while (i < text.size() && std::isdigit((unsigned char)text[i])) ++i;
-    auto index = i > indexAt && i - indexAt < 6 ? parseNumber(text.substr(indexAt, i - indexAt)) : std::nullopt;
+    auto index = i > digitsAt && i - digitsAt < 6 ? parseNumber(text.substr(digitsAt, i - digitsAt)) : std::nullopt;
     if (!index) {
       error(where(indexAt), "'write' needs a word index (write I or write I = \"insn\"); " + usage);
       return std::nullopt;
     }
-    s.index = unsigned(*index);
-    unsigned limit = spec_.words + unsigned(spec_.body.size());
-    if (spec_.words && s.index >= limit) {
+    long long written = negative ? -(long long)*index : (long long)*index;
+    auto unit = spec_.unitIndex(written);
+    s.index = unit.value_or(0);
+    if (spec_.words && !unit) {
+      unsigned limit = spec_.words + unsigned(spec_.body.size());
       std::string site = "site words 0.." + std::to_string(spec_.words - 1);
       std::string body = spec_.body.empty()
                              ? "no body words declared ([site] body)"
                              : "body words " + std::to_string(spec_.words) + ".." + std::to_string(limit - 1);
-      error(where(indexAt), "write " + std::to_string(s.index) + " is outside the site and its body (" +
-                                site + "; " + body + ")");
+      std::string data = spec_.before.empty() ? ""
+                         : spec_.before.size() == 1 ? "; data unit -1"
+                                                    : "; data units -" + std::to_string(spec_.before.size()) + "..-1";
+      error(where(indexAt), "write " + std::to_string(written) + " is outside the site and its body (" + site +
+                                "; " + body + data + ")");
     }
     skipSpace();
     if (i == text.size()) return s;
     if (text[i] != '=') {
-      error(where(i), "expected '= \"insn\"' or the end after 'write " + std::to_string(s.index) + "'");
+      error(where(i), "expected '= \"insn\"' or the end after 'write " + std::to_string(written) + "'");
       return std::nullopt;
     }
     ++i;

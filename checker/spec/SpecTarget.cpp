@@ -16,9 +16,11 @@ std::string isaAbi(const Target& t) {
 
 // Assembles `entries` as one program, one line each, and points every word
 // and error back at its entry in the spec.
+// `lengths`: the unit length each entry must fill (empty: any).
 std::variant<Program, Diagnostics> assembleLines(const Spec& spec,
                                                         const std::vector<const WordSpec*>& entries,
-                                                        const AssemblyOptions& options) {
+                                                        const AssemblyOptions& options,
+                                                        const std::vector<unsigned>& lengths = {}) {
   std::string program;
   Diagnostics lineErrors;
   for (const WordSpec* w : entries) {
@@ -62,6 +64,12 @@ std::variant<Program, Diagnostics> assembleLines(const Spec& spec,
                           "; each entry must be exactly one instruction word"});
   }
   if (!errors.empty()) return errors;
+  for (size_t i = 0; i < lengths.size() && i < assembly.units.size(); ++i)
+    if (assembly.units[i].bytes != lengths[i])
+      errors.push_back({entries[i]->where, "'" + entries[i]->text + "' is " +
+                                               std::to_string(assembly.units[i].bytes) + " bytes, but its unit is " +
+                                               std::to_string(lengths[i])});
+  if (!errors.empty()) return errors;
   for (Unit& w : assembly.units) w.where = toSpec(w.where);
   return std::move(assembly);
 }
@@ -104,8 +112,20 @@ AssemblyOptions assemblyOptions(const Spec& spec, const Target& t, unsigned inde
   Value entry{spec.function, 0};
   if (auto it = o.symbols.find(spec.function); it != o.symbols.end())
     entry = Value::constant(int64_t(it->second));
-  o.base = entry.plus(int64_t(4) * index);
+  o.base = entry.plus(siteLayout(spec, t).offsetOf(index));
   return o;
+}
+
+SiteLayout siteLayout(const Spec& spec, const Target& t) {
+  std::vector<PatchUnit> units;
+  int64_t at = -int64_t(spec.beforeBytes());
+  for (const DataUnitSpec& d : spec.before) {
+    units.push_back({at, d.bytes});
+    at += d.bytes;
+  }
+  unsigned word = t.isa->patchUnitBytes(t);
+  for (unsigned i = 0; i < spec.words + spec.body.size(); ++i) units.push_back({int64_t(i) * word, word});
+  return SiteLayout::of(std::move(units), spec.siteUnits());
 }
 
 std::variant<Program, Diagnostics> assembleState(const Spec& spec, const StateSpec& state,
@@ -113,12 +133,15 @@ std::variant<Program, Diagnostics> assembleState(const Spec& spec, const StateSp
   std::vector<const WordSpec*> entries;
   for (const WordSpec& w : state.words) entries.push_back(&w);
   for (const WordSpec& w : spec.body) entries.push_back(&w);
-  return assembleLines(spec, entries, assemblyOptions(spec, t, 0));
+  std::vector<unsigned> lengths;
+  SiteLayout layout = siteLayout(spec, t);
+  for (const PatchUnit& u : layout.units()) lengths.push_back(u.length);
+  return assembleLines(spec, entries, assemblyOptions(spec, t, 0), lengths);
 }
 
 std::variant<Unit, Diagnostics> assembleWord(const Spec& spec, const WordSpec& word,
                                                             unsigned index, const Target& t) {
-  auto r = assembleLines(spec, {&word}, assemblyOptions(spec, t, index));
+  auto r = assembleLines(spec, {&word}, assemblyOptions(spec, t, index), {siteLayout(spec, t).units().at(index).length});
   if (auto* errors = std::get_if<Diagnostics>(&r)) return std::move(*errors);
   return std::move(std::get<Program>(r).units.front());
 }
@@ -179,7 +202,7 @@ Diagnostics checkSpecForTarget(const Spec& spec, const Target& t) {
   if (spec.states.empty() && !spec.body.empty()) {
     std::vector<const WordSpec*> body;
     for (const WordSpec& w : spec.body) body.push_back(&w);
-    add(assembleLines(spec, body, assemblyOptions(spec, t, spec.words)));
+    add(assembleLines(spec, body, assemblyOptions(spec, t, spec.siteUnits())));
   }
   for (const TransitionSpec& tr : spec.transitions)
     for (const StepSpec& step : tr.steps)

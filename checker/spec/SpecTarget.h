@@ -7,6 +7,7 @@
 #include <variant>
 #include <vector>
 
+#include "checker/spec/SiteLayout.h"
 #include "checker/spec/Spec.h"
 #include "encoder/Assembly.h"
 
@@ -15,20 +16,24 @@ namespace patchcheck {
 // The default target, then each matrix entry (ISA/ABI) not already listed.
 std::vector<Target> specTargets(const Spec&);
 
-// How to assemble starting at word `index` (from F's entry; at or past
-// site.words: body words): base = F + 4 * index, F and every other declared
+// The site region's bytes for this target: the data units before F, then
+// the words from F (the plug-in's patch unit), then the body's.
+SiteLayout siteLayout(const Spec&, const Target&);
+
+// How to assemble starting at region unit `index` (Spec.h: data units
+// before F first): base = F + that unit's offset, F and every other declared
 // symbol symbolic, or concrete at its address for this target (addressFor),
 // UNPREDICTABLE encodings accepted when the site says allow_unpredictable.
 AssemblyOptions assemblyOptions(const Spec&, const Target&, unsigned index = 0);
 
-// The site's memory in `state`: its words, then the body, assembled as one
+// The site's memory in `state`: its units, then the body, assembled as one
 // program with one line per word, so the delay-slot rules see neighbours.
 // Exactly one Unit per entry, in order; each word's `where` and
 // every error point into the spec.
 std::variant<Program, Diagnostics> assembleState(const Spec&, const StateSpec&,
                                                         const Target&);
 
-// One word on its own at word `index` (the interim word of `write I = "..."`).
+// One unit on its own at region unit `index` (the interim of `write I = "..."`).
 std::variant<Unit, Diagnostics> assembleWord(const Spec&, const WordSpec&,
                                                             unsigned index, const Target&);
 

@@ -107,20 +107,24 @@ std::optional<Relocation> relocationOf(const AssembledUnit& u) {
   r.text = op->value.str();
   if (!u.desc) {
     r.kind = u.bytes == 8 ? "abs64" : "abs32";
+    r.formula = "S";
     return r;
   }
   r.relativeTo = u.address;  // A64 pc-relative fields count from the instruction itself
   switch (op->kind) {
-    case Opnd::Label26: r.kind = u.desc->op == Op::Bl ? "call26" : "jump26"; break;
-    case Opnd::Label19: r.kind = (u.desc->flags & kLoad) ? "ld_prel_lo19" : "condbr19"; break;
-    case Opnd::Label14: r.kind = "tstbr14"; break;
-    case Opnd::AdrLabel: r.kind = "adr_prel_lo21"; break;
-    case Opnd::AdrpLabel: r.kind = "adr_prel_pg_hi21"; break;  // pages from the instruction's page
+    case Opnd::Label26: r.kind = u.desc->op == Op::Bl ? "call26" : "jump26", r.formula = "(S - P) >> 2"; break;
+    case Opnd::Label19:
+      r.kind = (u.desc->flags & kLoad) ? "ld_prel_lo19" : "condbr19", r.formula = "(S - P) >> 2";
+      break;
+    case Opnd::Label14: r.kind = "tstbr14", r.formula = "(S - P) >> 2"; break;
+    case Opnd::AdrLabel: r.kind = "adr_prel_lo21"; break;      // immlo:immhi: no one field
+    case Opnd::AdrpLabel: r.kind = "adr_prel_pg_hi21"; break;  // pages from the instruction's page; split too
     case Opnd::AddImm:
-      r.kind = "add_abs_lo12_nc", r.relativeTo.reset(), r.text = ":lo12:" + r.text;
+      r.kind = "add_abs_lo12_nc", r.relativeTo.reset(), r.text = ":lo12:" + r.text, r.formula = "S & 0xfff";
       break;
     default:
       r.kind = "ldst" + std::to_string(8u << accessScale(op->kind)) + "_abs_lo12_nc";
+      r.formula = "(S & 0xfff) >> " + std::to_string(accessScale(op->kind));
       r.relativeTo.reset(), r.text = ":lo12:" + r.text;
       break;
   }

@@ -77,6 +77,7 @@ class MipsIsa final : public patchcheck::IsaPlugin {
     r.kind = jump ? "jump26" : branch ? "branch" : relocKind(op->expr.reloc);
     // A branch offset counts from its delay slot, wherever the site lies.
     if (branch) r.relativeTo = w.address.plus(4);
+    r.formula = jump ? "S >> 2" : branch ? "(S - P) >> 2" : relocFormula(op->expr.reloc);
     r.text = !branch && !jump && op->expr.reloc != Reloc::None
                  ? std::string(relocName(op->expr.reloc)) + "(" + op->expr.value.str() + ")"
                  : op->expr.value.str();
@@ -119,6 +120,17 @@ class MipsIsa final : public patchcheck::IsaPlugin {
     return w->word;
   }
 
+  // %hi and the others round: the lower parts are sign-extended when added.
+  static const char* relocFormula(Reloc r) {
+    switch (r) {
+      case Reloc::None: return "S";
+      case Reloc::Hi: return "(S + 0x8000) >> 16";
+      case Reloc::Lo: return "S";
+      case Reloc::Higher: return "(S + 0x80008000) >> 32";
+      case Reloc::Highest: return "(S + 0x800080008000) >> 48";
+    }
+    return "";
+  }
   static const char* relocKind(Reloc r) {
     switch (r) {
       case Reloc::None: return "abs";

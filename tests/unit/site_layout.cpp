@@ -1,9 +1,9 @@
-// Sites as byte regions (checker/explore/SiteLayout.h): units by offset
+// Sites as byte regions (checker/spec/SiteLayout.h): units by offset
 // and length from F, the body after the site, I-cache lines by byte
 // address, units before F.
 #include <catch2/catch.hpp>
 
-#include "checker/explore/SiteLayout.h"
+#include "checker/spec/SiteLayout.h"
 
 using namespace patchcheck;
 

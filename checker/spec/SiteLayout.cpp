@@ -1,4 +1,4 @@
-#include "checker/explore/SiteLayout.h"
+#include "checker/spec/SiteLayout.h"
 
 #include <algorithm>
 
