@@ -65,6 +65,8 @@ MachineState& MachineState::operator=(const MachineState& o) {
   boundarySp = o.boundarySp;
   havocCount = o.havocCount;
   valuesFrom = o.valuesFrom;
+  overlay = o.overlay;
+  overlayReads = o.overlayReads;
   bits_ = o.bits_;
   zeroRegister_ = o.zeroRegister_;
   return *this;
@@ -132,17 +134,81 @@ z3::expr MachineState::loadByte(const z3::expr& addr64) const {
   return z3::select(z3::to_expr(ctx, m), a);
 }
 
-z3::expr MachineState::load(const z3::expr& addr64, unsigned bytes) const {
-  // Big endian: the byte at the lowest address is the most significant.
+namespace {
+
+// Bytes in address order as one value in the target's byte order (big
+// endian: the byte at the lowest address is the most significant).
+z3::expr joined(const std::vector<z3::expr>& bytes, Endian e) {
+  z3::expr value = bytes[0];
+  for (size_t i = 1; i < bytes.size(); ++i)
+    value = e == Endian::Big ? z3::concat(value, bytes[i]) : z3::concat(bytes[i], value);
+  return value;
+}
+
+// Does a store to `a` land in the unit?
+z3::expr within(const z3::expr& a, const OverlayUnit& u, unsigned length) {
+  return z3::ult(a - u.address, a.ctx().bv_val(uint64_t(length), 64));
+}
+
+}  // namespace
+
+std::vector<z3::expr> MachineState::loadBytes(const z3::expr& addr64, unsigned bytes) const {
   z3::expr base = addr64.simplify();
   uint64_t numeric = 0;
   bool known = base.is_numeral() && base.is_numeral_u64(numeric);
-  z3::expr value = loadByte(base);
-  for (unsigned i = 1; i < bytes; ++i) {
-    z3::expr b = loadByte(known ? ctx.bv_val(numeric + i, 64) : base + ctx.bv_val(i, 64));
-    value = target.endian == Endian::Big ? z3::concat(value, b) : z3::concat(b, value);
+  std::vector<z3::expr> out;
+  for (unsigned i = 0; i < bytes; ++i)
+    out.push_back(loadByte(i == 0 ? base : known ? ctx.bv_val(numeric + i, 64) : base + ctx.bv_val(i, 64)));
+  return out;
+}
+
+z3::expr MachineState::peek(const z3::expr& addr64, unsigned bytes) const {
+  return joined(loadBytes(addr64, bytes), target.endian);
+}
+
+z3::expr MachineState::load(const z3::expr& addr64, unsigned bytes) {
+  std::vector<z3::expr> out = loadBytes(addr64, bytes);
+  if (!overlay) return joined(out, target.endian);
+  z3::expr base = addr64.simplify();
+  for (const OverlayUnit& u : overlay->units) {
+    unsigned length = unsigned(u.versions.front().size());
+    // One choice per load and unit: an aligned load is single-copy atomic,
+    // so its bytes come from one version.
+    const unsigned n = unsigned(u.versions.size());
+    std::optional<z3::expr> pick;
+    if (n > 1) {
+      unsigned bits = 1;
+      while ((1u << bits) < n) ++bits;
+      pick = havoc("version of " + u.name, bits);
+    }
+    z3::expr touched = ctx.bool_val(false);
+    // Bytes this CPU stored there itself: it may read its own store.
+    z3::expr mine = ctx.bool_val(false);
+    for (const z3::expr& a : stored) mine = mine || within(a, u, length);
+    mine = mine.simplify();
+    std::optional<z3::expr> own;
+    if (!mine.is_false()) own = mine && havoc("own store in " + u.name, 0);
+    for (unsigned i = 0; i < bytes; ++i) {
+      z3::expr at = (base + ctx.bv_val(i, 64)).simplify();
+      z3::expr offset = (at - u.address).simplify();
+      z3::expr inside = z3::ult(offset, ctx.bv_val(uint64_t(length), 64)).simplify();
+      if (inside.is_false()) continue;
+      touched = touched || inside;
+      // The byte at `offset` of the chosen version.
+      z3::expr byte = out[i];
+      for (unsigned k = length; k-- > 0;) {
+        z3::expr ofVersion = u.versions[n - 1][k];
+        for (unsigned v = n - 1; v-- > 0;) ofVersion = z3::ite(*pick == ctx.bv_val(v, pick->get_sort().bv_size()), u.versions[v][k], ofVersion);
+        byte = k + 1 == length ? ofVersion : z3::ite(offset == ctx.bv_val(uint64_t(k), 64), ofVersion, byte);
+      }
+      byte = z3::ite(inside, byte, out[i]);
+      if (own) byte = z3::ite(*own, out[i], byte);
+      out[i] = valuesFrom ? valuesFrom->eval(byte, true) : byte.simplify();
+    }
+    touched = touched.simplify();
+    if (!touched.is_false()) overlayReads.push_back({u.name, touched, pick ? *pick : ctx.bv_val(0, 1), u.versionNames});
   }
-  return value;
+  return joined(out, target.endian);
 }
 
 void MachineState::store(const z3::expr& addr64, const z3::expr& value, unsigned bytes) {

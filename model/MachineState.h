@@ -6,12 +6,14 @@
 // sign-extended.
 #include <z3++.h>
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "encoder/Target.h"
 #include "model/Effect.h"
+#include "model/MemoryOverlay.h"
 
 namespace patchcheck {
 
@@ -48,6 +50,10 @@ struct MachineState {
   // Set by evaluatedIn: values no instruction determines (havoc) are read
   // from this model, so a replay takes the counterexample's values.
   const z3::model* valuesFrom = nullptr;
+  // Bytes another agent changes meanwhile (the site's data units): loads
+  // that touch them read a version the overlay allows (model/MemoryOverlay.h).
+  std::shared_ptr<const MemoryOverlay> overlay;
+  std::vector<OverlayRead> overlayReads;  // in program order
 
   unsigned width() const { return bits_; }
   const z3::expr& reg(unsigned r) const { return regs[r]; }
@@ -70,8 +76,14 @@ struct MachineState {
   // that constant's value in the counterexample's model.
   z3::expr havoc(const std::string& what, unsigned bits);
 
-  z3::expr load(const z3::expr& addr64, unsigned bytes) const;  // in the target's byte order
+  // What an instruction reads, in the target's byte order: memory, or
+  // where the overlay's units lie one of their versions (a fresh choice per
+  // load, hence not const).
+  z3::expr load(const z3::expr& addr64, unsigned bytes);
+  // Memory alone, as this CPU's own stores left it (the overlay aside).
+  z3::expr peek(const z3::expr& addr64, unsigned bytes) const;
   z3::expr loadByte(const z3::expr& addr64) const;
+  std::vector<z3::expr> loadBytes(const z3::expr& addr64, unsigned bytes) const;  // in address order
   void store(const z3::expr& addr64, const z3::expr& value, unsigned bytes);
 
  private:

@@ -129,6 +129,8 @@ void addGateCommand(CLI::App& app, int& exitCode) {
   cmd->add_option("--max-executions", args->budget.maxExecutions,
                   "executions one exploration may take before it answers UNKNOWN");
   cmd->add_option("--max-memory", args->budget.maxMemoryMiB, "resident memory (MiB) past which an exploration answers UNKNOWN");
+  cmd->add_option("--max-seconds", args->budget.maxSeconds,
+                  "wall-clock seconds one exploration may take before it answers UNKNOWN");
   cmd->add_option("-j,--jobs", args->jobs, "checks in parallel (default: cores)");
   args->trampolines.addTo(*cmd);
   cmd->callback([args, &exitCode] { exitCode = runGate(*args); });

@@ -13,10 +13,13 @@ unsigned long residentMiB() {
   return resident * (unsigned long)sysconf(_SC_PAGESIZE) / (1024 * 1024);
 }
 
-std::optional<std::string> Budget::exceeded(unsigned done) const {
+std::optional<std::string> Budget::exceeded(unsigned done, double seconds) const {
   if (done > maxExecutions)
     return "the exploration budget is spent (" + std::to_string(maxExecutions) +
            " executions); raise it with --max-executions";
+  if (seconds > maxSeconds)
+    return "the exploration's time budget is spent (" + std::to_string(maxSeconds) +
+           " s, " + std::to_string(done) + " executions); raise it with --max-seconds";
   if (done % 256 == 0) {
     unsigned long mib = residentMiB();
     if (mib > maxMemoryMiB)

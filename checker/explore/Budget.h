@@ -1,7 +1,9 @@
 #pragma once
 // How much work one exploration may do before it answers UNKNOWN instead
-// of growing without bound: executions taken from its queue, and the
-// process's resident memory (checked every few hundred executions).
+// of growing without bound: executions taken from its queue, its wall-clock
+// time (a pass that may jump anywhere forks at every step: a path explosion
+// the execution count bounds only after hours), and the process's resident
+// memory (checked every few hundred executions).
 #include <optional>
 #include <string>
 
@@ -10,9 +12,11 @@ namespace patchcheck {
 struct Budget {
   unsigned maxExecutions = 200000;
   unsigned long maxMemoryMiB = 8192;
+  unsigned maxSeconds = 600;
 
-  // Why the budget is spent after `done` executions, if it is.
-  std::optional<std::string> exceeded(unsigned done) const;
+  // Why the budget is spent after `done` executions and `seconds` of one
+  // exploration, if it is.
+  std::optional<std::string> exceeded(unsigned done, double seconds) const;
 };
 
 // Resident memory of this process in MiB (0 where unknown).

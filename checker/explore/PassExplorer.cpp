@@ -32,6 +32,7 @@ struct Event {
   bool taken = false;
   unsigned landed = 0;
   std::optional<TrampolineEvent> step;  // Step
+  std::shared_ptr<const MemoryOverlay> overlay;  // Fetch: what the site's data units may read as
 };
 
 enum class LocKind { Word, RegionEnd, Symbol, Elsewhere };
@@ -120,6 +121,7 @@ class Explorer final : public Executor<Node>::Client {
   MachineState entry_;
   PassOutcome out_;
   bool unknown_ = false;
+  std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
   Executor<Node> executor_;
 
   // Units before this are the site's (its data units and words), the rest the body's.
@@ -145,7 +147,9 @@ class Explorer final : public Executor<Node>::Client {
     Executor<Node>::Options o;
     o.maxSteps = s_.maxSteps;
     o.exceptionsBetweenSteps = true;  // an exception may come before any instruction
-    o.budget = [this](unsigned taken) { return s_.budget.exceeded(taken); };
+    o.budget = [this](unsigned taken) {
+      return s_.budget.exceeded(taken, std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count());
+    };
     // The fewest interrupts first: a counterexample has no interrupt it
     // does not need.
     o.rank = [](const Node& n) { return n.interrupts; };
@@ -187,7 +191,7 @@ class Explorer final : public Executor<Node>::Client {
   }
 
   void settled(Node& n, bool taken) override {
-    n.events.push_back(Event{Event::Kind::Settle, 0, "", std::nullopt, std::nullopt, nullptr, taken, 0, std::nullopt});
+    n.events.push_back(Event{Event::Kind::Settle, 0, "", std::nullopt, std::nullopt, nullptr, taken, 0, std::nullopt, nullptr});
   }
 
   // Where the pass is: an interrupt may come first; the location may fork;
@@ -229,7 +233,7 @@ class Explorer final : public Executor<Node>::Client {
     child.cpu.interrupt();
     child.observers = after;
     ++child.interrupts;
-    child.events.push_back(Event{Event::Kind::Interrupt, 0, "", child.cpu.pc, std::nullopt, nullptr, false, 0, std::nullopt});
+    child.events.push_back(Event{Event::Kind::Interrupt, 0, "", child.cpu.pc, std::nullopt, nullptr, false, 0, std::nullopt, nullptr});
     later(std::move(child));
   }
 
@@ -475,7 +479,7 @@ class Explorer final : public Executor<Node>::Client {
     Cpu atEntry = n.cpu;
     atEntry.pc = code.entry();
     std::vector<TrampolineOutcome> outcomes = runTrampoline(code, atEntry, view, feasible, s_.maxSteps);
-    n.events.push_back(Event{Event::Kind::Call, 0, loc.symbol, n.cpu.pc, std::nullopt, nullptr, false, 0, std::nullopt});
+    n.events.push_back(Event{Event::Kind::Call, 0, loc.symbol, n.cpu.pc, std::nullopt, nullptr, false, 0, std::nullopt, nullptr});
     for (TrampolineOutcome& o : outcomes) {
       if (o.undecided) {
         unknown_ = true;
@@ -485,7 +489,7 @@ class Explorer final : public Executor<Node>::Client {
       Node c = n;
       c.path.insert(c.path.end(), o.path.begin(), o.path.end());
       for (const TrampolineEvent& e : o.events)
-        c.events.push_back(Event{Event::Kind::Step, 0, "", e.pc, e.word, nullptr, e.taken, 0, e});
+        c.events.push_back(Event{Event::Kind::Step, 0, "", e.pc, e.word, nullptr, e.taken, 0, e, nullptr});
       for (const Violation& v : o.violations) addHazard(c, v.when, Hazard::Kind::Trampoline, v.explain);
       if (!o.resumed) {
         finish(c);
@@ -493,7 +497,7 @@ class Explorer final : public Executor<Node>::Client {
       }
       c.cpu = *o.resumed;
       c.called = called;
-      c.events.push_back(Event{Event::Kind::Return, 0, loc.symbol, c.cpu.pc, std::nullopt, nullptr, false, 0, std::nullopt});
+      c.events.push_back(Event{Event::Kind::Return, 0, loc.symbol, c.cpu.pc, std::nullopt, nullptr, false, 0, std::nullopt, nullptr});
       later(std::move(c));
     }
     return true;
@@ -541,7 +545,9 @@ class Explorer final : public Executor<Node>::Client {
     c.observers = obs;
     unsigned landed = ~0u;
     for (const auto& o : obs) landed = std::min(landed, s_.fetch->landed(o));
-    c.events.push_back(Event{Event::Kind::Fetch, i, names, c.cpu.pc, img->symbolic.term, img, false, landed, std::nullopt});
+    c.cpu.state.overlay = dataOverlay(obs);
+    c.events.push_back(Event{Event::Kind::Fetch, i, names, c.cpu.pc, img->symbolic.term, img, false, landed, std::nullopt,
+                             c.cpu.state.overlay});
     if (c.inBody && i >= siteUnits() && !img->sameAs(s_.versions[i][0])) {
       std::string orig = s_.versions[i][0].source, now = img->source;
       unsigned bodyIndex = i - siteUnits();
@@ -550,6 +556,48 @@ class Explorer final : public Executor<Node>::Client {
                "') runs after the transition overwrote it with '" + now + "'";
       });
     }
+  }
+
+  // What the site's data units (before F) may read as from now on: each
+  // version from the oldest the fetch model still allows these observers
+  // to see up to the newest (time only moves forward, and the pass may run
+  // on into a trampoline meanwhile). Each load chooses anew
+  // (MachineState::load); without data units, nothing.
+  std::map<std::vector<unsigned>, std::shared_ptr<const MemoryOverlay>> overlays_;
+  std::shared_ptr<const MemoryOverlay> dataOverlay(const std::vector<Observer>& obs) {
+    const Spec& spec = s_.site->spec();
+    if (spec.before.empty()) return nullptr;
+    std::vector<unsigned> oldest;
+    for (unsigned u = 0; u < spec.entryUnit(); ++u) {
+      unsigned least = unsigned(s_.versions[u].size()) - 1;
+      for (const Observer& o : obs)
+        for (unsigned v = 0; v < least; ++v)
+          if (s_.fetch->observe(o, u, v)) {
+            least = v;
+            break;
+          }
+      oldest.push_back(least);
+    }
+    auto& cached = overlays_[oldest];
+    if (cached) return cached;
+    auto overlay = std::make_shared<MemoryOverlay>();
+    for (unsigned u = 0; u < spec.entryUnit(); ++u) {
+      OverlayUnit unit{s_.site->unitAddress(u), spec.unitName(u), {}, {}};
+      for (unsigned v = oldest[u]; v < s_.versions[u].size(); ++v) {
+        const WordImage& img = s_.versions[u][v];
+        unsigned length = img.assembled.bytes;
+        std::vector<z3::expr> bytes;  // data: in the target's byte order
+        for (unsigned k = 0; k < length; ++k) {
+          unsigned significance = t_.endian == Endian::Big ? length - 1 - k : k;
+          bytes.push_back(img.symbolic.term.extract(8 * significance + 7, 8 * significance).simplify());
+        }
+        unit.versions.push_back(std::move(bytes));
+        unit.versionNames.push_back(s_.versionNames[u][v]);
+      }
+      overlay->units.push_back(std::move(unit));
+    }
+    cached = overlay;
+    return cached;
   }
 
   // After one instruction ran: forbidden effects and faults; false when
@@ -641,6 +689,12 @@ class Explorer final : public Executor<Node>::Client {
     }
     for (const auto& [w, v] : seen) cx.intermediateState += (cx.intermediateState.empty() ? "" : ", ") +
                                                            (s_.site->spec().unitName(w) + " " + v);
+    for (const OverlayRead& r : n.cpu.state.overlayReads) {
+      if (!m.eval(r.touched, true).is_true()) continue;
+      uint64_t k = u64(m.eval(r.pick, true));
+      const std::string& v = r.versionNames[std::min<uint64_t>(k, r.versionNames.size() - 1)];
+      cx.details.push_back("a load reads " + r.unit + " as its " + v + " version");
+    }
     cx.entryRegisters = entryRegisters(entry_, m);
     for (const auto& [name, term] : s_.site->symbols()) cx.symbols[name] = u64(m.eval(term, true));
     replay(n, m, broken, cx);
@@ -732,6 +786,7 @@ class Explorer final : public Executor<Node>::Client {
             e.cpu.interrupt();
             break;
           case Event::Kind::Fetch: {
+            e.cpu.state.overlay = ev.overlay;
             z3::expr pc = e.cpu.pc.simplify();
             uint64_t want = u64(m_.eval(*ev.pc, true)), got = u64(pc);
             if (!pc.is_numeral() || want != got) {

@@ -62,6 +62,12 @@ std::variant<SiteInstance, Diagnostics> SiteInstance::make(const Spec& spec, con
       std::string range = "[" + hex(r->lo) + ", " + hex(r->hi) + "]";
       s.assume(z3::uge(term, signExtendedAddress(c, r->lo, t)) && z3::ule(term, signExtendedAddress(c, r->hi, t)),
                at, n + " lies in " + regionName + " " + range);
+      // Data units before F lie in F's section too: the site's first byte
+      // is in F's region (so it is an address of the target, no wrap).
+      if (n == spec.function && s.layout_.start() < 0)
+        s.assume(z3::uge(term + c.bv_val(uint64_t(s.layout_.start()), 64), signExtendedAddress(c, r->lo, t)) &&
+                     z3::ult(term + c.bv_val(uint64_t(s.layout_.start()), 64), term),
+                 at, "the site's data before " + n + " lies in " + regionName + " " + range);
       uint64_t align = sym ? sym->align : 4;
       if (align > 1)
         s.assume((term & c.bv_val(align - 1, 64)) == 0, at, n + " is aligned to " + std::to_string(align) + " bytes");

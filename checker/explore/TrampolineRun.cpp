@@ -266,7 +266,7 @@ class Runner final : public Executor<Work>::Client {
       // into the 64-bit register), 8 under n64.
       z3::expr ops = st.reg(argument(2));
       z3::expr at = code_.symbols.at(*cb.ops);
-      z3::expr want = caller().load(at, abi_.pointerBytes);
+      z3::expr want = caller().peek(at, abi_.pointerBytes);
       if (abi_.pointerBytes * 8 < st.width()) want = z3::sext(want, st.width() - abi_.pointerBytes * 8);
       std::string sym = *cb.ops;
       violation(w, ops != want, [ops, want, sym, a2](const z3::model& m) {

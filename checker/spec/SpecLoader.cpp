@@ -188,6 +188,7 @@ class SpecLoader {
  private:
   Spec spec_;
   Diagnostics errors_;
+  bool unitsUnknown_ = false;  // a [site] before entry was bad: states cannot be counted
   std::vector<std::string> regionNames_{"kernel-text", "module-text"};
 
   // ---- positions and errors
@@ -412,15 +413,21 @@ class SpecLoader {
     } else {
       error(at(t), "[site] needs `words = N`, the number of patchable words");
     }
-    if (const toml::node* n = t.get("before"))
-      if (const toml::array* a = array(*n, "before"))
-        for (const toml::node& e : *a)
-          if (auto b = integer(e, "each length in before")) {
-            // A unit is what one store writes: a power of two up to 8 bytes.
-            if (*b == 1 || *b == 2 || *b == 4 || *b == 8) spec_.before.push_back({unsigned(*b), at(e)});
-            else error(at(e), "a data unit before " + spec_.function + " is 1, 2, 4 or 8 bytes, not " +
-                                  std::to_string(*b));
-          }
+    if (const toml::node* n = t.get("before")) {
+      const toml::array* a = array(*n, "before");
+      unitsUnknown_ = !a;
+      for (size_t k = 0; a && k < a->size(); ++k) {
+        const toml::node& e = *a->get(k);
+        auto b = integer(e, "each length in before");
+        // A unit is what one store writes: a power of two up to 8 bytes.
+        if (b && (*b == 1 || *b == 2 || *b == 4 || *b == 8)) {
+          spec_.before.push_back({unsigned(*b), at(e)});
+          continue;
+        }
+        if (b) error(at(e), "a data unit before " + spec_.function + " is 1, 2, 4 or 8 bytes, not " + std::to_string(*b));
+        unitsUnknown_ = true;
+      }
+    }
     if (const toml::node* n = t.get("body")) spec_.body = words(*n, "body");
     if (const toml::node* n = t.get("allow_unpredictable"))
       spec_.allowUnpredictable = boolean(*n, "allow_unpredictable").value_or(false);
@@ -533,7 +540,7 @@ class SpecLoader {
     for (auto&& [key, value] : t) {
       StateSpec s{std::string(key.str()), {}, at(key)};
       s.words = words(value, "state '" + s.name + "'");
-      if (value.is_array() && spec_.words && value.as_array()->size() != spec_.siteUnits())
+      if (value.is_array() && spec_.words && !unitsUnknown_ && value.as_array()->size() != spec_.siteUnits())
         error(at(value), "state '" + s.name + "' has " + std::to_string(value.as_array()->size()) +
                              (spec_.before.empty() ? " words, but the site has " + std::to_string(spec_.words) +
                                                          " (one string per word)"

@@ -315,3 +315,40 @@ TEST_CASE("call T + 8 names the entry a legacy vmlinux site jumps to", "[checker
   REQUIRE(t.counterexample);
   CHECK(t.counterexample->rule.find("jump to T+0x8") == 0);
 }
+
+TEST_CASE("a data unit before F: loads read the versions the writer makes", "[checker_model_specs]") {
+  Spec spec = load("data-literal.toml");
+  REQUIRE(spec.before.size() == 1);
+  SpecResult r = check(spec);
+  // Alone, each state's load reads its own literal (entry memory would
+  // make the jump go anywhere).
+  allStatesSafe(r);
+  REQUIRE(r.transitions.size() == 2);
+  CHECK(r.transitions[0].verdict == Verdict::Safe);
+  const TransitionResult& t = r.transitions[1];
+  REQUIRE(t.verdict == Verdict::Unsafe);
+  CHECK(t.counterexample->rule.find("jump to 0x0") != std::string::npos);
+  bool named = false;
+  for (const std::string& d : t.counterexample->details)
+    named = named || d.find("reads data F-4 as its interim") != std::string::npos;
+  CHECK(named);
+
+  // The same literal read by a big- and a little-endian CPU: same verdicts.
+  spec.target.endian = Endian::Little;
+  SpecResult le = check(spec);
+  allStatesSafe(le);
+  CHECK(le.transitions[0].verdict == Verdict::Safe);
+  CHECK(le.transitions[1].verdict == Verdict::Unsafe);
+}
+
+TEST_CASE("an exploration past its time budget answers UNKNOWN, never SAFE", "[checker_model_specs]") {
+  Spec spec = load("sc-vs-weak.toml");
+  z3::context ctx;
+  CheckOptions opt;
+  opt.budget.maxSeconds = 0;  // spent at the first execution taken
+  auto r = checkSpec(spec, spec.target, ctx, opt);
+  REQUIRE(std::holds_alternative<SpecResult>(r));
+  const TransitionResult& t = transition(std::get<SpecResult>(r), "off->on");
+  CHECK(t.verdict == Verdict::Unknown);
+  CHECK(t.unknownReason.find("time budget") != std::string::npos);
+}

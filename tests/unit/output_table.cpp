@@ -140,3 +140,33 @@ TEST_CASE("table writes nothing when a transition is not SAFE", "[output_table]"
   CHECK(r.status == 1);
   CHECK_FALSE(std::filesystem::exists(dir.file("out")));
 }
+
+TEST_CASE("a table of a site with a data unit before F: offsets, lengths, a header that computes the literal",
+          "[output_table]") {
+  TempDir dir;
+  // The safe transition of the data-literal model spec (the other is UNSAFE).
+  std::string spec = readFile(std::string(PATCHCHECK_TEST_DATA) + "/specs/model/data-literal.toml");
+  spec = spec.substr(0, spec.rfind("[[transition]]"));
+  writeFile(dir.file("spec.toml"), spec);
+  REQUIRE(sh("cd " + dir.path() + " && " + cli("table spec.toml -o out")).status == 0);
+  json t = json::parse(readFile(dir.file("out/model-data-literal.json")));
+  CHECK(t["spec"]["units"] == 4);
+  const json& a = t["targets"][0]["states"][0]["words"];
+  CHECK(a[0]["offset"] == -4);
+  CHECK(a[0]["bytes"] == 4);
+  CHECK(a[0]["encoding"]["formula"] == "S");
+  CHECK(a[1]["offset"] == 0);
+  CHECK(a[1]["word"] == "0xef2fffff");  // lwpc t9, F-4: opcode 0x3b, rs = $25, 19-bit offset -1
+  CHECK(t["targets"][0]["transitions"][0]["steps"][0]["index"] == 0);
+  CHECK(sh("cd " + dir.path() + " && " + cli("verify-table out/model-data-literal.json")).status == 0);
+  // The header compiles and its encoder gives the literal for a placement.
+  writeFile(dir.file("t.c"),
+            "#include <stdio.h>\n#include \"out/model-data-literal.h\"\n"
+            "int main(void) { printf(\"%08x %d %u\\n\", model_data_literal_mips32r6_o32_be_b_w0(0xffffffff80123458ull),"
+            " model_data_literal_mips32r6_o32_be_unit_offset[0], model_data_literal_mips32r6_o32_be_unit_bytes[0]);"
+            " return 0; }\n");
+  Ran cc = sh("cd " + dir.path() + " && (cc -Wall -Wextra -Werror t.c -o t || c++ -x c++ -Wall -Werror t.c -o t) 2>&1 && ./t");
+  INFO(cc.out);
+  REQUIRE(cc.status == 0);
+  CHECK(cc.out == "80123458 -4 4\n");
+}
