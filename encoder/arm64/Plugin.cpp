@@ -12,7 +12,10 @@
 namespace patchcheck::arm64 {
 namespace {
 
-constexpr std::array<std::string_view, 1> kVariants = {"arm64"};
+// arm64-bti: the same instructions with BTI enforced on kernel text
+// (CONFIG_ARM64_BTI_KERNEL: guarded pages, SCTLR_EL1.BT1 = 1), so an
+// indirect branch must land on a compatible landing pad (model/arm64).
+constexpr std::array<std::string_view, 2> kVariants = {"arm64", "arm64-bti"};
 constexpr std::array<std::string_view, 1> kAbis = {"lp64"};
 
 class Arm64Isa final : public patchcheck::IsaPlugin {
@@ -25,7 +28,7 @@ class Arm64Isa final : public patchcheck::IsaPlugin {
   Endian defaultEndian() const override { return Endian::Little; }
   unsigned registerBits(uint8_t) const override { return 64; }
   std::optional<std::string> problem(const patchcheck::Target& t) const override {
-    if (t.variant >= kVariants.size()) return "arm64 has one variant, arm64";
+    if (t.variant >= kVariants.size()) return "the variants of arm64 are arm64 and arm64-bti";
     if (t.abi >= kAbis.size()) return "the ABI of arm64 is lp64";
     return std::nullopt;
   }
