@@ -75,10 +75,14 @@ class Arm64Isa final : public patchcheck::IsaPlugin {
 
   // Linux arm64, 48-bit VA with 4 KiB pages (Documentation/arch/arm64/
   // memory.rst, v6.5+): modules in the 2 GiB below the vmalloc area; the
-  // kernel image at the start of vmalloc without KASLR (256 MiB holds any
-  // image); vmalloc, where ftrace direct trampolines and BPF live.
+  // kernel image at the start of vmalloc without KASLR; vmalloc, where
+  // ftrace direct trampolines and BPF live. The image is 128 MiB here:
+  // arm64 ftrace calls ftrace_caller from every traced function of the
+  // image with one BL and has no PLT for the core kernel
+  // (ftrace_find_callable_addr in arch/arm64/kernel/ftrace.c), so an image
+  // whose text spans more than BL's +-128 MiB cannot be traced at all.
   std::vector<AddressRange> defaultRegions(const patchcheck::Target&) const override {
-    return {{"kernel-text", 0xffff800080000000ull, 0xffff80008fffffffull},
+    return {{"kernel-text", 0xffff800080000000ull, 0xffff800087ffffffull},
             {"module-text", 0xffff800000000000ull, 0xffff80007fffffffull},
             {"vmalloc", 0xffff800080000000ull, 0xfffffbffefffffffull}};
   }
