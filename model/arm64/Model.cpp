@@ -15,7 +15,11 @@ namespace {
 
 std::vector<RegisterInfo> registerFile() {
   std::vector<RegisterInfo> file(reg::count);
-  for (unsigned r = 0; r < 31; ++r) file[r] = RegisterInfo{"x" + std::to_string(r), 64, false, true, true};
+  for (unsigned r = 0; r < 31; ++r) {
+    std::string name = "x";  // appended, not "x" + ...: GCC 12's -Wrestrict misfires on that (bug 105329)
+    name += std::to_string(r);
+    file[r] = RegisterInfo{name, 64, false, true, true};
+  }
   file[reg::sp] = RegisterInfo{"sp", 64, false, true, true};
   file[reg::n] = RegisterInfo{"n", 0, false, false, true};
   file[reg::z] = RegisterInfo{"z", 0, false, false, true};

@@ -415,7 +415,7 @@ void Execution::systemRegisterAccess(Op op) {
   unsigned rt = rdOf(bits());
   unsigned encoding = (bits() >> 5) & 0x7fff;
   const SystemRegister* sr = arm64::systemRegister(encoding);
-  std::string name = sr ? std::string(sr->name) : "s" + std::to_string(encoding);
+  std::string name = sr ? std::string(sr->name) : std::string("s").append(std::to_string(encoding));
   bool nzcv = name == "nzcv";
   if (op == Op::Mrs) {
     if (nzcv) {
