@@ -4,11 +4,13 @@
 
 namespace patchcheck::bench {
 void encoder();
+void arm64Encoder();
 void checker();
 }
 
 int main() {
   patchcheck::bench::encoder();
+  patchcheck::bench::arm64Encoder();
   patchcheck::bench::checker();
   return 0;
 }

@@ -20,6 +20,7 @@ enum class FaultKind {
   DebugBreak,           // MIPS sdbbp
   Eret,                 // an exception return leaves the pass
   Wait,                 // the CPU sleeps until an interrupt (harmless, reported)
+  BranchTarget,         // an indirect branch landed on an incompatible instruction (arm64 BTI)
 };
 
 std::string_view name(FaultKind);

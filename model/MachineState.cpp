@@ -48,6 +48,7 @@ std::string_view name(FaultKind k) {
     case FaultKind::DebugBreak: return "debug breakpoint";
     case FaultKind::Eret: return "eret";
     case FaultKind::Wait: return "wait";
+    case FaultKind::BranchTarget: return "branch target (BTI)";
   }
   return "?";
 }

@@ -358,7 +358,8 @@ class SpecLoader {
     const toml::node* isaNode = t->get("isa");
     const toml::node* abiNode = t->get("abi");
     if (isaNode) {
-      if (auto isa = choice(*isaNode, "ISA", isaTable())) spec_.target = Target{isa->isa, isa->variant, isa->abi, spec_.target.endian};
+      // The plug-in's byte order unless `endian` says otherwise (arm64: little).
+      if (auto isa = choice(*isaNode, "ISA", isaTable())) spec_.target = *isa;
     }
     if (const toml::node* n = t->get("endian"))
       if (auto e = choice(*n, "endian", kEndians)) spec_.target.endian = *e;

@@ -12,7 +12,10 @@
 namespace patchcheck::arm64 {
 namespace {
 
-constexpr std::array<std::string_view, 1> kVariants = {"arm64"};
+// arm64-bti: the same instructions with BTI enforced on kernel text
+// (CONFIG_ARM64_BTI_KERNEL: guarded pages, SCTLR_EL1.BT1 = 1), so an
+// indirect branch must land on a compatible landing pad (model/arm64).
+constexpr std::array<std::string_view, 2> kVariants = {"arm64", "arm64-bti"};
 constexpr std::array<std::string_view, 1> kAbis = {"lp64"};
 
 class Arm64Isa final : public patchcheck::IsaPlugin {
@@ -25,7 +28,7 @@ class Arm64Isa final : public patchcheck::IsaPlugin {
   Endian defaultEndian() const override { return Endian::Little; }
   unsigned registerBits(uint8_t) const override { return 64; }
   std::optional<std::string> problem(const patchcheck::Target& t) const override {
-    if (t.variant >= kVariants.size()) return "arm64 has one variant, arm64";
+    if (t.variant >= kVariants.size()) return "the variants of arm64 are arm64 and arm64-bti";
     if (t.abi >= kAbis.size()) return "the ABI of arm64 is lp64";
     return std::nullopt;
   }
@@ -72,10 +75,14 @@ class Arm64Isa final : public patchcheck::IsaPlugin {
 
   // Linux arm64, 48-bit VA with 4 KiB pages (Documentation/arch/arm64/
   // memory.rst, v6.5+): modules in the 2 GiB below the vmalloc area; the
-  // kernel image at the start of vmalloc without KASLR (256 MiB holds any
-  // image); vmalloc, where ftrace direct trampolines and BPF live.
+  // kernel image at the start of vmalloc without KASLR; vmalloc, where
+  // ftrace direct trampolines and BPF live. The image is 128 MiB here:
+  // arm64 ftrace calls ftrace_caller from every traced function of the
+  // image with one BL and has no PLT for the core kernel
+  // (ftrace_find_callable_addr in arch/arm64/kernel/ftrace.c), so an image
+  // whose text spans more than BL's +-128 MiB cannot be traced at all.
   std::vector<AddressRange> defaultRegions(const patchcheck::Target&) const override {
-    return {{"kernel-text", 0xffff800080000000ull, 0xffff80008fffffffull},
+    return {{"kernel-text", 0xffff800080000000ull, 0xffff800087ffffffull},
             {"module-text", 0xffff800000000000ull, 0xffff80007fffffffull},
             {"vmalloc", 0xffff800080000000ull, 0xfffffbffefffffffull}};
   }

@@ -11,14 +11,13 @@
 #include <vector>
 
 #include "model/Cpu.h"
+#include "model/ConcreteValues.h"
 #include "model/Executor.h"
 #include "model/mips/Semantics.h"
 
 namespace patchcheck::mips {
 
-// The term as a number, or nothing when it does not simplify to a numeral
-// (it depends on a symbol or on a value the architecture leaves open).
-std::optional<uint64_t> concreteValue(const z3::expr&);
+using patchcheck::concreteValue;  // model/ConcreteValues.h
 
 // A word fetched with concrete bits, as the core hands it to Cpu::step,
 // and decoded, as mips::execute takes it.

@@ -1,72 +1,20 @@
 #include "model/mips/ExceptionEntry.h"
 
-#include <set>
-
 #include "encoder/mips/Registers.h"
 #include "encoder/mips/Plugin.h"
+#include "model/ExceptionFrame.h"
 #include "model/mips/AbiModel.h"
 
 namespace patchcheck::mips {
 
 uint64_t exceptionFrameBytes(const Target& t) { return t.is64() ? 400 : 192; }
 
-namespace {
-
-// Where `a` lies from `sp`, when the terms say so: a - sp as a small
-// signed numeral. Exact under AbiModel::entryAssumptions (no wrap within
-// the stack margin of sp).
-std::optional<int64_t> offsetFrom(const z3::expr& a, const z3::expr& sp, bool wide) {
-  z3::expr d = (wide ? a - sp : a.extract(31, 0) - sp.extract(31, 0)).simplify();
-  uint64_t v = 0;
-  if (!d.is_numeral() || !d.is_numeral_u64(v)) return std::nullopt;
-  int64_t k = wide ? int64_t(v) : int64_t(int32_t(uint32_t(v)));
-  if (k < -int64_t(AbiModel::kStackMargin) / 2 || k >= int64_t(AbiModel::kStackMargin) / 2) return std::nullopt;
-  return k;
-}
-
-}  // namespace
-
 void exceptionBoundary(MachineState& s) {
-  z3::context& c = s.ctx;
   s.setReg(reg::k0, s.havoc("exc.k0", s.width()));
   s.setReg(reg::k1, s.havoc("exc.k1", s.width()));
-  z3::expr sp = s.address(s.reg(reg::sp)).simplify();
-  // With sp where it was at the last boundary, only bytes stored since
-  // then can have new contents to lose.
-  bool sameSp = s.boundarySp && z3::eq(*s.boundarySp, sp);
-  std::vector<z3::expr> candidates = sameSp ? s.storedSinceBoundary : s.stored;
-  uint64_t frame = exceptionFrameBytes(targetOf(s.target));
-  std::set<unsigned> seen;
-  for (const z3::expr& a : candidates) {
-    if (!seen.insert(a.id()).second) continue;
-    z3::expr inFrame = c.bool_val(true);
-    if (auto k = offsetFrom(a, sp, s.width() == 64)) {
-      if (*k >= 0 || *k < -int64_t(frame)) continue;
-    } else {
-      inFrame = z3::ult(a - (sp - c.bv_val(frame, 64)), c.bv_val(frame, 64));
-    }
-    z3::expr garbage = s.havoc("exc.mem", 8);
-    z3::expr value = inFrame.is_true() ? garbage : z3::ite(inFrame, garbage, s.loadByte(a));
-    s.memory = z3::store(s.memory, a, value.simplify());
-  }
-  s.storedSinceBoundary.clear();
-  s.boundarySp = sp;
+  clobberFrameBelow(s, s.address(s.reg(reg::sp)), exceptionFrameBytes(targetOf(s.target)));
 }
 
-bool dependsOnException(const z3::expr& e) {
-  std::set<unsigned> seen;
-  std::vector<z3::expr> todo{e};
-  while (!todo.empty()) {
-    z3::expr x = todo.back();
-    todo.pop_back();
-    if (!seen.insert(x.id()).second || !x.is_app()) continue;
-    if (x.num_args() == 0) {
-      if (x.decl().name().str().rfind("exc.", 0) == 0) return true;
-      continue;
-    }
-    for (unsigned i = 0; i < x.num_args(); ++i) todo.push_back(x.arg(i));
-  }
-  return false;
-}
+bool dependsOnException(const z3::expr& e) { return dependsOnExceptionValue(e); }
 
 }  // namespace patchcheck::mips
