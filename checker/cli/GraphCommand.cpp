@@ -53,7 +53,7 @@ int runGraph(const GraphArgs& a) {
     return 2;
   }
   opt.contracts = std::get<std::map<std::string, TrampolineContract>>(contracts);
-  auto site = SiteInstance::make(spec, t, ctx);
+  auto site = SiteInstance::make(spec, t, ctx, opt.limits.timeoutMs);
   if (auto* e = std::get_if<Diagnostics>(&site)) {
     for (const auto& d : *e) std::cerr << d.str() << "\n";
     return 2;

@@ -88,7 +88,7 @@ int runSynth(const SynthArgs& a) {
   opt.maxChecks = a.maxChecks;
   opt.check.limits = a.limits;
   auto contracts = trampolineContracts(spec, t, ctx, opt.check.limits);
-  auto site = SiteInstance::make(spec, t, ctx);
+  auto site = SiteInstance::make(spec, t, ctx, opt.check.limits.timeoutMs);
   Diagnostics errs;
   if (auto* e = std::get_if<Diagnostics>(&contracts)) errs = *e;
   else if (auto* e2 = std::get_if<Diagnostics>(&site)) errs = *e2;

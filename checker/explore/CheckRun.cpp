@@ -81,7 +81,7 @@ JobResult guardedJob(const Spec& spec, const Target& t, const Job& job, const Ch
 JobResult runJob(const Spec& spec, const Target& t, const Job& job, const CheckOptions& opt) {
   JobResult out;
   z3::context ctx;  // this job is its own checker run
-  auto site = SiteInstance::make(spec, t, ctx);
+  auto site = SiteInstance::make(spec, t, ctx, opt.limits.timeoutMs);
   if (auto* e = std::get_if<Diagnostics>(&site)) {
     out.errors = *e;
     return out;

@@ -326,7 +326,7 @@ std::variant<TransitionResult, Diagnostics> checkTransition(const SiteInstance& 
 
 std::variant<SpecResult, Diagnostics> checkSpec(const Spec& spec, const Target& t, z3::context& c,
                                                 const CheckOptions& opt) {
-  auto site = SiteInstance::make(spec, t, c);
+  auto site = SiteInstance::make(spec, t, c, opt.limits.timeoutMs);
   if (auto* e = std::get_if<Diagnostics>(&site)) return *e;
   const SiteInstance& s = std::get<SiteInstance>(site);
   CheckOptions withContracts = opt;

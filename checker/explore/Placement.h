@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "checker/explore/Prover.h"
+
 namespace patchcheck {
 
 struct FailedCondition {
@@ -17,10 +19,10 @@ struct FailedCondition {
 };
 
 // One question when every condition holds everywhere (the common case),
-// then one per condition. A condition the solver cannot decide (60 s, as
-// the placement check) is listed without a placement: it is not known to
-// hold, so it is never taken as holding.
-std::vector<FailedCondition> failingConditions(z3::context&, const std::vector<z3::expr>& constraints,
-                                               const std::vector<z3::expr>& conditions);
+// then one per condition, to the prover that holds the placement
+// constraints. A condition the solver cannot decide (under --timeout) is
+// listed without a placement: it is not known to hold, so it is never taken
+// as holding.
+std::vector<FailedCondition> failingConditions(Prover&, const std::vector<z3::expr>& conditions);
 
 }  // namespace patchcheck

@@ -54,4 +54,31 @@ Answer Prover::checkOnce(const z3::expr& query) {
   return a;
 }
 
+Answer Prover::checkFacts(const std::vector<z3::expr>& facts, std::vector<size_t>& core) {
+  ++queries_;
+  z3::context& c = solver_.ctx();
+  z3::solver s(c, "QF_AUFBV");
+  z3::params p(c);
+  p.set("timeout", timeoutMs_);
+  p.set("core.minimize", true);
+  s.set(p);
+  z3::expr_vector base = solver_.assertions();
+  for (unsigned i = 0; i < base.size(); ++i) s.add(base[i]);
+  for (size_t i = 0; i < facts.size(); ++i) s.add(facts[i], ("fact#" + std::to_string(i)).c_str());
+  z3::check_result r = s.check();
+  core.clear();
+  if (r == z3::sat) {
+    model_ = s.get_model();
+    return Answer::Sat;
+  }
+  if (r == z3::unknown) {
+    unknownReason_ = why(s.reason_unknown());
+    return Answer::Unknown;
+  }
+  z3::expr_vector names = s.unsat_core();
+  for (unsigned k = 0; k < names.size(); ++k)
+    core.push_back(std::stoul(names[k].decl().name().str().substr(std::string("fact#").size())));
+  return Answer::Unsat;
+}
+
 }  // namespace patchcheck

@@ -5,6 +5,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "model/Answer.h"
 
@@ -19,6 +20,10 @@ class Prover {
   Answer check(const z3::expr& query);
   // The same question to a fresh non-incremental solver (Prover.cpp says when).
   Answer checkOnce(const z3::expr& query);
+  // Are the base facts and `facts` satisfiable together? When not, `core`
+  // gets the indexes of facts that conflict (an unsat core: it names the
+  // spec lines behind a placement no symbol can have).
+  Answer checkFacts(const std::vector<z3::expr>& facts, std::vector<size_t>& core);
   // The model of the last Sat answer.
   const z3::model& model() const { return *model_; }
   unsigned queries() const { return queries_; }

@@ -29,8 +29,9 @@ z3::expr signExtendedAddress(z3::context& c, uint64_t v, const Target& t) {
 }  // namespace
 
 std::variant<SiteInstance, Diagnostics> SiteInstance::make(const Spec& spec, const Target& t,
-                                                           z3::context& c) {
+                                                           z3::context& c, unsigned timeoutMs) {
   SiteInstance s(spec, t, c);
+  s.timeoutMs_ = timeoutMs;
   Diagnostics errs;
   auto regions = regionsFor(spec, t);
   auto regionOf = [&](const std::string& n) -> const RegionSpec* {
@@ -135,7 +136,9 @@ std::variant<SiteInstance, Diagnostics> SiteInstance::make(const Spec& spec, con
   };
   for (const auto& [n, ws] : s.states_) collect(ws);
   collect(s.body_);
-  for (const FailedCondition& f : failingConditions(c, s.constraints_, conditions)) {
+  Prover placement(c, timeoutMs);
+  for (const z3::expr& e : s.constraints_) placement.assume(e);
+  for (const FailedCondition& f : failingConditions(placement, conditions)) {
     const auto& [w, k] = owner[f.index];
     std::string where;
     for (const auto& [n, term] : s.symbols_) {
@@ -146,7 +149,7 @@ std::variant<SiteInstance, Diagnostics> SiteInstance::make(const Spec& spec, con
     if (!f.where) {
       errs.push_back({w->assembled.where, "'" + w->source + "': the solver could not decide whether it can be encoded "
                                           "for every placement (" + t.str() + "): it needs " +
-                                          w->symbolic.reasons[k]});
+                                          w->symbolic.reasons[k] + "; " + placement.lastUnknownReason()});
       continue;
     }
     errs.push_back({w->assembled.where, "'" + w->source + "' cannot be encoded for every placement (" + t.str() +
@@ -169,7 +172,8 @@ std::variant<SiteInstance, Diagnostics> SiteInstance::make(const Spec& spec, con
     }
     s.trampolines_.emplace(key, std::move(code));
   }
-  if (Diagnostics d = s.checkPlacement(); !d.empty()) return d;
+  Prover facts(c, timeoutMs);
+  if (Diagnostics d = s.checkPlacement(facts); !d.empty()) return d;
   return s;
 }
 
@@ -183,32 +187,22 @@ void SiteInstance::assume(const z3::expr& e, const SourceLocation& where, const 
 // would be a vacuous SAFE. So they must have a model, and when they have
 // none the spec is an input error naming the constraints that conflict
 // (an unsat core, mapped back to the spec lines they came from).
-Diagnostics SiteInstance::checkPlacement() {
+Diagnostics SiteInstance::checkPlacement(Prover& prover) {
   z3::context& c = *ctx_;
-  z3::solver s(c, "QF_BV");
-  z3::params p(c);
-  p.set("timeout", 60000u);  // a few symbols' bit-vector constraints: milliseconds in practice
-  p.set("core.minimize", true);
-  s.set(p);
   std::vector<std::pair<SourceLocation, std::string>> origins = origins_;
   std::vector<z3::expr> facts = constraints_;
   MachineState entry = MachineState::symbolic(c, target_, "in.");
   facts.push_back(modelOf(target_).entryAssumptions(entry));
   origins.push_back({spec_->functionWhere, "the " + std::string(target_.abiName()) +
                                               " entry facts (sp aligned, away from the address-space ends)"});
-  for (size_t i = 0; i < facts.size(); ++i) s.add(facts[i], ("placement#" + std::to_string(i)).c_str());
-  z3::check_result r = s.check();
-  if (r == z3::sat) return {};
-  if (r == z3::unknown) {
-    placementUndecided_ = "the solver could not decide whether any placement satisfies the constraints (" +
-                          s.reason_unknown() + ")";
+  std::vector<size_t> conflict;
+  Answer a = prover.checkFacts(facts, conflict);
+  if (a == Answer::Sat) return {};
+  if (a == Answer::Unknown) {
+    placementUndecided_ = "whether any placement satisfies the constraints: " + prover.lastUnknownReason();
     return {};
   }
   Diagnostics out;
-  z3::expr_vector core = s.unsat_core();
-  std::vector<size_t> conflict;
-  for (unsigned k = 0; k < core.size(); ++k)
-    conflict.push_back(std::stoul(core[k].decl().name().str().substr(std::string("placement#").size())));
   for (size_t i : conflict) {
     std::string others;
     for (size_t j : conflict)

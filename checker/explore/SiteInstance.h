@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "checker/spec/SiteLayout.h"
+#include "checker/explore/Limits.h"
 #include "checker/explore/TrampolineRun.h"
 #include "checker/explore/TrampolineSite.h"
 #include "checker/spec/Spec.h"
@@ -35,7 +36,9 @@ struct WordImage {
 
 class SiteInstance {
  public:
-  static std::variant<SiteInstance, Diagnostics> make(const Spec&, const Target&, z3::context&);
+  // Every placement question goes to one Prover under `timeoutMs` (--timeout).
+  static std::variant<SiteInstance, Diagnostics> make(const Spec&, const Target&, z3::context&,
+                                                      unsigned timeoutMs = Limits{}.timeoutMs);
 
   const Spec& spec() const { return *spec_; }
   const Target& target() const { return target_; }
@@ -65,7 +68,7 @@ class SiteInstance {
   std::string describeSymbols() const;
   // What loading a trampoline called from this site needs of it.
   TrampolineSite trampolineSite() const {
-    return {*spec_, target_, *ctx_, symbols_, constraints_, layout_.start(), beyond()};
+    return {*spec_, target_, *ctx_, symbols_, constraints_, layout_.start(), beyond(), timeoutMs_};
   }
 
   // Every entry of every trampoline, by contract key ("ftrace_caller",
@@ -78,7 +81,7 @@ class SiteInstance {
         layout_(siteLayout(s, t)), ctx_(&c) {}
   WordImage image(const Unit&, const std::string& source) const;
   void assume(const z3::expr&, const SourceLocation&, const std::string& what);
-  Diagnostics checkPlacement();
+  Diagnostics checkPlacement(Prover&);
 
   // One past the region and the unit after it (F's next instruction is
   // F's own too): where other code may begin.
@@ -88,6 +91,7 @@ class SiteInstance {
   Target target_;
   SiteLayout layout_;
   z3::context* ctx_;
+  unsigned timeoutMs_ = Limits{}.timeoutMs;
   std::map<std::string, z3::expr> symbols_;
   std::vector<z3::expr> constraints_;
   std::vector<std::pair<SourceLocation, std::string>> origins_;  // of each constraint

@@ -157,7 +157,7 @@ void proveTrampoline(TrampolineCode& code, const SiteInstance& site, const Limit
 std::variant<std::map<std::string, TrampolineContract>, Diagnostics> trampolineContracts(
     const Spec& spec, const Target& t, z3::context& c, const Limits& limits) {
   if (spec.trampolines.empty()) return std::map<std::string, TrampolineContract>{};
-  auto site = SiteInstance::make(spec, t, c);
+  auto site = SiteInstance::make(spec, t, c, limits.timeoutMs);
   if (auto* e = std::get_if<Diagnostics>(&site)) return *e;
   const SiteInstance& s = std::get<SiteInstance>(site);
   std::map<std::string, TrampolineContract> out;

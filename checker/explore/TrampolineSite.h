@@ -23,6 +23,7 @@ struct TrampolineSite {
   const std::vector<z3::expr>& constraints;        // the site's placement constraints
   // The bytes from F the site, its body and the unit after them span.
   int64_t regionStart = 0, regionEnd = 0;
+  unsigned timeoutMs = 20000;  // --timeout for the placement questions
 
   z3::expr symbol(const std::string& name) const { return symbols.at(name); }
 };

@@ -217,12 +217,14 @@ class Loader {
       out.push_back(TrampolineWord{w.address.addend - o.base.addend, Instruction{sw.term, sw.knownBits, w.bytes},
                                    w.source, w.where});
     }
-    for (const FailedCondition& f : failingConditions(c_, placement, conditions)) {
+    Prover prover(c_, site_.timeoutMs);
+    for (const z3::expr& e : placement) prover.assume(e);
+    for (const FailedCondition& f : failingConditions(prover, conditions)) {
       const auto& [w, why] = owner[f.index];
       std::string what = f.where ? "' cannot be encoded for every placement ("
                                  : "': the solver could not decide whether it can be encoded for every placement (";
       errors_.push_back({w->where, "'" + w->source + what + t_.str() + "): it needs " + why +
-                                       (f.where ? " (relocation overflow)" : "")});
+                                       (f.where ? " (relocation overflow)" : "; " + prover.lastUnknownReason())});
     }
     return out;
   }
