@@ -54,7 +54,7 @@ void printCounterexample(std::ostream& o, const Counterexample& cx, const std::s
                              (unsigned long long)s.word);
       else snprintf(head, sizeof head, "%08llx: %0*llx  ", (unsigned long long)(s.address & 0xffffffffull), digits,
                     (unsigned long long)s.word);
-      o << in << "  " << head << pad(s.text, 26) << (s.note.empty() ? s.origin : pad(s.origin, 24) + "  " + s.note)
+      o << in << "  " << head << pad(s.text, 26) << (s.text.size() >= 26 ? " " : "") << (s.note.empty() ? s.origin : pad(s.origin, 24) + "  " + s.note)
         << "\n";
     }
   }

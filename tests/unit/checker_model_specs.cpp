@@ -352,3 +352,18 @@ TEST_CASE("an exploration past its time budget answers UNKNOWN, never SAFE", "[c
   CHECK(t.verdict == Verdict::Unknown);
   CHECK(t.unknownReason.find("time budget") != std::string::npos);
 }
+
+TEST_CASE("an 8-byte data unit before F on arm64, both data byte orders", "[checker_model_specs]") {
+  Spec spec = load("data-literal-arm64.toml");
+  REQUIRE(spec.before.size() == 1);
+  REQUIRE(spec.before[0].bytes == 8);
+  for (Endian e : {Endian::Little, Endian::Big}) {
+    INFO((e == Endian::Big ? "big" : "little"));
+    spec.target.endian = e;
+    SpecResult r = check(spec);
+    allStatesSafe(r);
+    REQUIRE(r.transitions.size() == 2);
+    CHECK(r.transitions[0].verdict == Verdict::Safe);
+    CHECK(r.transitions[1].verdict == Verdict::Unsafe);
+  }
+}
