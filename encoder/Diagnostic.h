@@ -17,10 +17,12 @@ struct Diagnostic {
 
   // "file:line:column: error: message", the form editors and CI understand.
   std::string str() const {
+    // appended piece by piece, not ":" + ...: GCC 12's -Wrestrict misfires
+    // on that where this is inlined (bug 105329)
     std::string s = where.file;
-    if (where.line) s += ":" + std::to_string(where.line);
-    if (where.line && where.column) s += ":" + std::to_string(where.column);
-    return s + ": error: " + message;
+    if (where.line) s.append(":").append(std::to_string(where.line));
+    if (where.line && where.column) s.append(":").append(std::to_string(where.column));
+    return s.append(": error: ").append(message);
   }
 };
 

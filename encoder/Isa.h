@@ -35,6 +35,12 @@ class IsaPlugin {
   // The byte order a target of this ISA has unless a spec or --endian says
   // otherwise (MIPS: big; arm64: little).
   virtual Endian defaultEndian() const { return Endian::Big; }
+  // The byte order of instructions in memory: the target's (MIPS), unless
+  // the ISA fixes it (AArch64: always little-endian, whatever the data's).
+  virtual Endian instructionByteOrder(const Target& t) const { return t.endian; }
+  // The byte order of one unit of an assembly in memory: an instruction's
+  // is instructionByteOrder, a data directive's the target's.
+  virtual Endian byteOrder(const Unit&, const Target& t) const { return t.endian; }
   virtual unsigned registerBits(uint8_t variant) const = 0;
   // Why the combination cannot be used ("ABI n32 needs a 64-bit ISA"), or nothing.
   virtual std::optional<std::string> problem(const Target&) const = 0;

@@ -84,12 +84,14 @@ int runAsm(const AsmArgs& a) {
                             {"line", u.where.line}});
     }
     out << j.dump(2) << "\n";
-  } else {  // bin: the bytes as the target's memory holds them
-    for (uint32_t w : ws)
-      for (int i = 0; i < 4; ++i) {
-        int shift = t->endian == Endian::Big ? 24 - 8 * i : 8 * i;
-        out.put(char((w >> shift) & 0xff));
+  } else {  // bin: the bytes as the target's memory holds them (arm64: instructions little-endian)
+    for (const Unit& u : assembly.units) {
+      bool big = t->isa->byteOrder(u, *t) == Endian::Big;
+      for (unsigned i = 0; i < u.bytes; ++i) {
+        unsigned shift = big ? 8 * (u.bytes - 1 - i) : 8 * i;
+        out.put(char((u.bits >> shift) & 0xff));
       }
+    }
   }
   if (a.output.empty()) {
     std::cout << out.str();

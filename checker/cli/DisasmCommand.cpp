@@ -39,11 +39,12 @@ int runDisasm(const DisasmArgs& a) {
       std::cerr << a.file << ": error: " << bytes.size() << " bytes is not a whole number of words\n";
       return 2;
     }
+    Endian order = t.isa->instructionByteOrder(t);  // arm64: little, whatever the data's
     for (size_t i = 0; i < bytes.size(); i += 4) {
       uint32_t w = 0;
       for (int k = 0; k < 4; ++k) {
         uint32_t b = uint8_t(bytes[i + k]);
-        w |= t.endian == Endian::Big ? b << (24 - 8 * k) : b << (8 * k);
+        w |= order == Endian::Big ? b << (24 - 8 * k) : b << (8 * k);
       }
       words.push_back(w);
     }
@@ -84,7 +85,7 @@ void addDisasmCommand(CLI::App& app, int& exitCode) {
   CLI::App* cmd = app.add_subcommand("disasm", "Disassemble instruction words");
   args->target.addTo(*cmd);
   cmd->add_option("--base", args->base, "address of the first word (default 0)");
-  cmd->add_option("--file", args->file, "raw binary file in the target's byte order");
+  cmd->add_option("--file", args->file, "raw binary file of instructions in their byte order (the target's; arm64: little)");
   cmd->add_option("words", args->words, "32-bit words in hex");
   cmd->callback([args, &exitCode] { exitCode = runDisasm(*args); });
 }

@@ -268,6 +268,7 @@ class Assembler {
       return;
     }
     u.operands[0].value = std::get<Value>(v);
+    u.inst = s.mnemonic == ".inst";
     const Value& x = u.operands[0].value;
     if (!x.isConstant()) {
       u.symbolicMask = u.bytes == 8 ? ~0ull : 0xffffffffull;

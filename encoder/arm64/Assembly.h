@@ -36,8 +36,10 @@ struct AssembledUnit {
   uint64_t symbolicMask = 0;        // bits that depend on a symbolic address
   SourceLocation where;
   std::string source;               // the statement's text
+  bool inst = false;                // data given with .inst: an instruction in memory
 
   bool isConcrete() const { return symbolicMask == 0; }
+  bool isInstruction() const { return desc || inst; }
 };
 
 struct Assembly {

@@ -26,6 +26,12 @@ class Arm64Isa final : public patchcheck::IsaPlugin {
   uint8_t defaultAbi(uint8_t) const override { return 0; }
   uint8_t defaultVariant() const override { return 0; }
   Endian defaultEndian() const override { return Endian::Little; }
+  // A64 instructions are little-endian in memory on every system; a
+  // big-endian target's data (.word, .quad) is big-endian.
+  Endian instructionByteOrder(const patchcheck::Target&) const override { return Endian::Little; }
+  Endian byteOrder(const Unit& u, const patchcheck::Target& t) const override {
+    return unitOf(u).isInstruction() ? instructionByteOrder(t) : t.endian;
+  }
   unsigned registerBits(uint8_t) const override { return 64; }
   std::optional<std::string> problem(const patchcheck::Target& t) const override {
     if (t.variant >= kVariants.size()) return "the variants of arm64 are arm64 and arm64-bti";

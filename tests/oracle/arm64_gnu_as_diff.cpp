@@ -124,19 +124,7 @@ GnuResult gnu(const Arm64Tools& tools, const std::string& source, size_t lines, 
   RunResult as = run({tools.as, dir.file("in.s"), "-o", dir.file("in.o")});
   r.complaints = gasComplaints(as.err, lines);
   if (as.status != 0) return r;
-  char hexBase[32];
-  snprintf(hexBase, sizeof hexBase, "0x%llx", (unsigned long long)base);
-  RunResult ld = run({tools.ld, "-nostdlib", "-e", hexBase, "-Ttext=" + std::string(hexBase), dir.file("in.o"), "-o",
-                      dir.file("out.elf")});
-  if (ld.status != 0) throw std::runtime_error("ld failed: " + ld.err);
-  RunResult oc = run({tools.objcopy, "-O", "binary", "-j", ".text", dir.file("out.elf"), dir.file("out.bin")});
-  if (oc.status != 0) throw std::runtime_error("objcopy failed: " + oc.err);
-  std::string bytes = readFile(dir.file("out.bin"));
-  for (size_t i = 0; i + 4 <= bytes.size(); i += 4) {  // instructions are little-endian
-    uint32_t w = 0;
-    for (unsigned k = 0; k < 4; ++k) w |= uint32_t(uint8_t(bytes[i + k])) << (8 * k);
-    r.words.push_back(w);
-  }
+  r.words = linkedWords(tools, dir.file("in.o"), base, dir);
   RunResult od = run({tools.objdump, "-d", dir.file("out.elf")});
   if (od.status != 0) throw std::runtime_error("objdump failed: " + od.err);
   r.dump = parseObjdump(od.out);

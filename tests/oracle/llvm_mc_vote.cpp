@@ -9,13 +9,13 @@
 #include <fstream>
 #include <map>
 #include <random>
-#include <regex>
 #include <set>
-#include <sstream>
 #include <stdexcept>
 
 #include "encoder/mips/Assembler.h"
 #include "tests/oracle/support/EncoderInstances.h"
+#include "tests/oracle/support/KnownDisagreements.h"
+#include "tests/oracle/support/LlvmMc.h"
 #include "tests/oracle/support/Tools.h"
 
 using namespace patchcheck;
@@ -24,57 +24,7 @@ using namespace patchcheck::oracle;
 
 namespace {
 
-constexpr unsigned kHeaderLines = 2;
-
-// A disagreement class: what LLVM does differently, where, for which mnemonic.
-//   rejects  LLVM refuses an input GNU as and we accept
-//   encodes  LLVM encodes an input differently from GNU as and us
-//   accepts  LLVM accepts an input GNU as and we refuse
-//   fails    llvm-mc crashes, or fails without naming a line, on an input
-//            GNU as and we accept
-struct Key {
-  std::string kind, isa, mnemonic;
-  bool operator<(const Key& o) const {
-    return std::tie(kind, isa, mnemonic) < std::tie(o.kind, o.isa, o.mnemonic);
-  }
-};
-
-struct Known {
-  std::string kind, isas, mnemonic, reason;  // isas: "*" or a comma list
-  bool covers(const Key& k) const {
-    if (kind != k.kind || mnemonic != k.mnemonic) return false;
-    if (isas == "*") return true;
-    std::stringstream in(isas);
-    std::string i;
-    while (std::getline(in, i, ','))
-      if (i == k.isa) return true;
-    return false;
-  }
-};
-
-std::vector<Known> readKnown(const std::string& path) {
-  std::ifstream f(path);
-  if (!f) throw std::runtime_error("cannot read " + path);
-  std::vector<Known> out;
-  std::string line;
-  unsigned n = 0;
-  while (std::getline(f, line)) {
-    ++n;
-    if (line.empty() || line[0] == '#') continue;
-    std::istringstream in(line);
-    Known k;
-    in >> k.kind >> k.isas >> k.mnemonic;
-    std::getline(in, k.reason);
-    size_t start = k.reason.find_first_not_of(" \t");
-    k.reason = start == std::string::npos ? "" : k.reason.substr(start);
-    if (k.reason.empty() || (k.kind != "rejects" && k.kind != "encodes" && k.kind != "accepts" &&
-                             k.kind != "fails"))
-      throw std::runtime_error(path + ":" + std::to_string(n) +
-                               ": want `rejects|encodes|accepts|fails ISAS MNEMONIC reason`");
-    out.push_back(k);
-  }
-  return out;
-}
+constexpr size_t kFirstLine = 3;  // after ".set noreorder" and ".set noat"
 
 std::vector<std::string> llvmFlags(const mips::Target& t) {
   std::string triple = t.is64() ? "mips64" : "mips";
@@ -82,31 +32,6 @@ std::vector<std::string> llvmFlags(const mips::Target& t) {
   return {"-triple=" + triple + "-linux-gnu", "-mcpu=" + std::string(name(t.isa)),
           "-target-abi=" + std::string(name(t.abi))};
 }
-
-std::map<size_t, std::string> llvmErrors(const std::string& err) {
-  std::map<size_t, std::string> out;
-  static const std::regex line(R"(^[^:\n]*:(\d+):\d+: error: (.*)$)");
-  std::istringstream in(err);
-  std::string l;
-  while (std::getline(in, l)) {
-    std::smatch m;
-    if (std::regex_match(l, m, line)) {
-      size_t n = std::stoul(m[1]);
-      if (n > kHeaderLines && !out.count(n - kHeaderLines - 1)) out[n - kHeaderLines - 1] = m[2];
-    }
-  }
-  return out;
-}
-
-std::string mnemonicOf(const std::string& text) { return text.substr(0, text.find(' ')); }
-
-struct Observed {
-  std::map<Key, std::vector<std::string>> examples;
-  void add(const Key& k, const std::string& example) {
-    auto& v = examples[k];
-    if (v.size() < 3) v.push_back(example);
-  }
-};
 
 struct Tools {
   std::string mc, ld, objcopy;
@@ -120,33 +45,18 @@ RunResult runMc(const Tools& tools, const mips::Target& t, const std::string& sr
   return run(argv);
 }
 
-// llvm-mc fails without naming a line: it crashed, or reported an error at
-// "<unknown>:0".
-bool failsWithoutLine(const RunResult& r) {
-  return r.status != 0 && llvmErrors(r.err).empty();
-}
-
-// The first line whose prefix makes llvm-mc fail that way (bisection).
-size_t firstCrasher(const Batch& b, const Tools& tools, const TempDir& dir) {
-  size_t lo = 0, hi = b.lines.size();  // prefix lo does not crash, prefix hi does
-  while (hi - lo > 1) {
-    size_t mid = (lo + hi) / 2;
-    Batch prefix{b.target, b.base, {b.lines.begin(), b.lines.begin() + long(mid)}};
-    if (failsWithoutLine(runMc(tools, b.target, prefix.source(), dir))) hi = mid;
-    else lo = mid;
-  }
-  return hi - 1;
-}
-
 // Assembles one batch with llvm-mc; returns the bytes of the linked .text
 // and the lines LLVM refused or crashed on (replaced by nops in `b`).
 std::string llvmBytes(Batch& b, const Tools& tools, std::set<size_t>& refused, Observed& seen) {
   TempDir dir;
   for (int round = 0; round < 20; ++round) {
     RunResult r = runMc(tools, b.target, b.source(), dir);
-    auto errs = llvmErrors(r.err);
-    if (failsWithoutLine(r)) {
-      size_t i = firstCrasher(b, tools, dir);
+    auto errs = llvmErrors(r.err, kFirstLine);
+    if (failsWithoutLine(r, kFirstLine)) {
+      size_t i = firstFailingWithoutLine(b.lines.size(), kFirstLine, [&](size_t n) {
+        Batch prefix{b.target, b.base, {b.lines.begin(), b.lines.begin() + long(n)}};
+        return runMc(tools, b.target, prefix.source(), dir);
+      });
       seen.add({"fails", std::string(name(b.target.isa)), mnemonicOf(b.lines[i].text)},
                b.lines[i].text);
       refused.insert(i);
@@ -184,7 +94,7 @@ int main() {
                 requireTool("mips-linux-gnu-ld", "binutils-mips-linux-gnu"),
                 requireTool("mips-linux-gnu-objcopy", "binutils-mips-linux-gnu")};
     std::string data = std::string(PATCHCHECK_TEST_DATA) + "/encoder/";
-    auto known = readKnown(data + "llvm-known-disagreements.txt");
+    auto known = readKnownDisagreements(data + "llvm-known-disagreements.txt");
     std::mt19937_64 rng(20240602);
     Observed seen;
     size_t sample = 0, agree = 0, corpus = 0, corpusAgree = 0;
@@ -248,7 +158,7 @@ int main() {
         std::vector<std::string> argv{tools.mc, "-filetype=obj"};
         for (auto& fl : llvmFlags(t)) argv.push_back(fl);
         argv.insert(argv.end(), {dir.file("rej.s"), "-o", dir.file("rej.o")});
-        auto errs = llvmErrors(run(argv).err);
+        auto errs = llvmErrors(run(argv).err, kFirstLine);
         for (size_t i = 0; i < cases.size(); ++i) {
           ++corpusHere;
           if (errs.count(i)) ++corpusAgreeHere;
@@ -260,28 +170,8 @@ int main() {
       sample += here, agree += hereAgree, corpus += corpusHere, corpusAgree += corpusAgreeHere;
     }
 
-    size_t passed = 0, failed = 0;
-    std::set<size_t> used;
-    for (auto& [key, examples] : seen.examples) {
-      size_t hit = known.size();
-      for (size_t i = 0; i < known.size(); ++i)
-        if (known[i].covers(key)) hit = i;
-      if (hit < known.size()) {
-        used.insert(hit);
-        ++passed;
-        std::printf("known: LLVM %s '%s' on %s: %s\n", key.kind.c_str(), key.mnemonic.c_str(),
-                    key.isa.c_str(), known[hit].reason.c_str());
-      } else {
-        ++failed;
-        std::printf("FAIL unrecorded: LLVM %s '%s' on %s, e.g.\n", key.kind.c_str(),
-                    key.mnemonic.c_str(), key.isa.c_str());
-        for (auto& e : examples) std::printf("    %s\n", e.c_str());
-      }
-    }
-    for (size_t i = 0; i < known.size(); ++i)
-      if (!used.count(i))
-        std::printf("note: recorded disagreement no longer seen: %s %s %s\n", known[i].kind.c_str(),
-                    known[i].isas.c_str(), known[i].mnemonic.c_str());
+    DisagreementTally d = reportDisagreements(seen, known);
+    size_t passed = d.recorded, failed = d.unrecorded;
     std::printf("sample: %zu instances, %zu agree; refusal corpus: %zu inputs, %zu refused by LLVM too\n",
                 sample, agree, corpus, corpusAgree);
     std::printf("disagreement classes: %zu recorded, %zu unrecorded\n", passed, failed);

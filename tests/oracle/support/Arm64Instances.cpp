@@ -1,6 +1,8 @@
 #include "tests/oracle/support/Arm64Instances.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <stdexcept>
 #include <regex>
 
 #include "encoder/arm64/Bitmask.h"
@@ -161,6 +163,25 @@ Arm64Tools requireArm64Tools() {
   const std::string pkg = "binutils-aarch64-linux-gnu";
   return {requireTool("aarch64-linux-gnu-as", pkg), requireTool("aarch64-linux-gnu-ld", pkg),
           requireTool("aarch64-linux-gnu-objcopy", pkg), requireTool("aarch64-linux-gnu-objdump", pkg)};
+}
+
+std::vector<uint32_t> linkedWords(const Arm64Tools& tools, const std::string& object, uint64_t base,
+                                  const TempDir& dir) {
+  char hexBase[32];
+  snprintf(hexBase, sizeof hexBase, "0x%llx", (unsigned long long)base);
+  RunResult ld = run({tools.ld, "-nostdlib", "-e", hexBase, "-Ttext=" + std::string(hexBase), object, "-o",
+                      dir.file("out.elf")});
+  if (ld.status != 0) throw std::runtime_error("ld failed: " + ld.err);
+  RunResult oc = run({tools.objcopy, "-O", "binary", "-j", ".text", dir.file("out.elf"), dir.file("out.bin")});
+  if (oc.status != 0) throw std::runtime_error("objcopy failed: " + oc.err);
+  std::string bytes = readFile(dir.file("out.bin"));
+  std::vector<uint32_t> words;
+  for (size_t i = 0; i + 4 <= bytes.size(); i += 4) {
+    uint32_t w = 0;
+    for (unsigned k = 0; k < 4; ++k) w |= uint32_t(uint8_t(bytes[i + k])) << (8 * k);
+    words.push_back(w);
+  }
+  return words;
 }
 
 std::vector<std::string> gasComplaints(const std::string& err, size_t lines) {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "encoder/arm64/InstructionTable.h"
+#include "tests/oracle/support/Tools.h"
 
 namespace patchcheck::oracle {
 
@@ -35,6 +36,11 @@ struct Arm64Tools {
   std::string as, ld, objcopy, objdump;
 };
 Arm64Tools requireArm64Tools();
+
+// Links `object` at `base` into dir/out.elf with GNU ld and returns the
+// words of its .text (instructions are little-endian); throws when ld or
+// objcopy fails.
+std::vector<uint32_t> linkedWords(const Arm64Tools&, const std::string& object, uint64_t base, const TempDir& dir);
 
 // GNU as complaints by 0-based line: "Error: ..." / "Warning: ...".
 std::vector<std::string> gasComplaints(const std::string& stderrText, size_t lines);
