@@ -24,9 +24,10 @@ struct AsmArgs {
   bool allowUnpredictable = false;
 };
 
-std::string hex8(uint32_t w) {
-  char buf[16];
-  snprintf(buf, sizeof buf, "%08x", w);
+// A unit's value, two digits per byte (a 4-byte word: 8 digits; .quad: 16).
+std::string unitHex(const Unit& u) {
+  char buf[32];
+  snprintf(buf, sizeof buf, "%0*llx", int(2 * u.bytes), (unsigned long long)u.bits);
   return buf;
 }
 
@@ -52,34 +53,32 @@ int runAsm(const AsmArgs& a) {
   }
   const Program& assembly = std::get<Program>(assembled);
   Diagnostics errs;
-  std::vector<uint32_t> ws;
   for (const Unit& u : assembly.units) {
     if (!u.isConcrete()) {
       auto r = t->isa->relocation(u);
       errs.push_back({u.where, "'" + u.source + "' depends on '" + (r ? r->value.symbol : std::string("?")) +
                                    "', which has no concrete address (give it with --sym)"});
     }
-    ws.push_back(uint32_t(u.bits));
   }
   for (const auto& d : errs) std::cerr << d.str() << "\n";
   if (!errs.empty()) return 2;
   std::ostringstream out;
   if (a.format == "hex") {
-    for (uint32_t w : ws) out << hex8(w) << "\n";
+    for (const Unit& u : assembly.units) out << unitHex(u) << "\n";
   } else if (a.format == "c") {
     out << "/* " << opt.target.str() << " */\n";
-    for (size_t i = 0; i < ws.size(); ++i)
-      out << "0x" << hex8(ws[i]) << ",  /* " << assembly.units[i].source << " */\n";
+    for (const Unit& u : assembly.units)
+      out << "0x" << unitHex(u) << (u.bytes > 4 ? "ull" : "") << ",  /* " << u.source << " */\n";
   } else if (a.format == "json") {
     nlohmann::json j;
     j["target"] = opt.target.str();
     j["words"] = nlohmann::json::array();
-    for (size_t i = 0; i < ws.size(); ++i) {
-      const Unit& u = assembly.units[i];
+    for (const Unit& u : assembly.units) {
       uint64_t addr = uint64_t(u.address.addend);
       j["words"].push_back({{"address", addr},
-                            {"word", "0x" + hex8(ws[i])},
-                            {"text", t->isa->disassemble(ws[i], u.bytes, addr, *t)},
+                            {"word", "0x" + unitHex(u)},
+                            {"bytes", u.bytes},
+                            {"text", t->isa->disassemble(u.bits, u.bytes, addr, *t)},
                             {"source", u.source},
                             {"line", u.where.line}});
     }
@@ -106,7 +105,7 @@ int runAsm(const AsmArgs& a) {
 
 void addAsmCommand(CLI::App& app, int& exitCode) {
   auto args = std::make_shared<AsmArgs>();
-  CLI::App* cmd = app.add_subcommand("asm", "Assemble GNU-syntax MIPS to instruction words");
+  CLI::App* cmd = app.add_subcommand("asm", "Assemble GNU-syntax assembly to instruction words and data units");
   args->target.addTo(*cmd);
   cmd->add_option("--sym", args->syms, "NAME=ADDRESS, a symbol's concrete address");
   cmd->add_option("--base", args->base, "address of the first word (default 0)");

@@ -92,3 +92,15 @@ TEST_CASE("MIPS instructions keep the target's byte order in asm --format bin an
   REQUIRE(r.status == 0);
   CHECK(r.out.find("24620001") != std::string::npos);
 }
+
+TEST_CASE("asm --format hex, c and json show an 8-byte .quad whole", "[arm64_commands]") {
+  TempDir dir;
+  writeFile(dir.file("s.s"), "nop\n.quad 0x1122334455667788\n");
+  Ran hex = sh(cli("asm --isa arm64 " + dir.file("s.s")));
+  CHECK(hex.out == "d503201f\n1122334455667788\n");
+  Ran c = sh(cli("asm --isa arm64 --format c " + dir.file("s.s")));
+  CHECK(c.out.find("0x1122334455667788ull,") != std::string::npos);
+  Ran j = sh(cli("asm --isa arm64 --format json " + dir.file("s.s")));
+  CHECK(j.out.find("\"word\": \"0x1122334455667788\"") != std::string::npos);
+  CHECK(j.out.find("\"bytes\": 8") != std::string::npos);
+}
