@@ -1,6 +1,7 @@
 #include "model/arm64/Concrete.h"
 
 #include "encoder/arm64/Decoder.h"
+#include "model/ConcreteProgram.h"
 
 namespace patchcheck::arm64 {
 
@@ -10,16 +11,10 @@ Fetched decodedWord(z3::context& c, uint32_t word) { return Fetched{decode(word)
 
 namespace {
 
-// The program as the executor's client: the words at their addresses, and
-// where and why the run stopped.
-class Program final : public Executor<Execution>::Client {
+// The program's words at their addresses.
+class Program final : public ConcreteProgram {
  public:
   Program(z3::context& c, const ConcreteStart& s) : c_(c), s_(s), end_(s.base + 4 * s.words.size()) {}
-
-  uint64_t pc = 0;
-  std::vector<Fault> faults;
-  std::optional<Execution> last;  // the run as it stopped
-  std::string stop;
 
   std::optional<Instruction> fetch(Execution& e) override {
     auto at = concreteValue(e.cpu.pc);
@@ -30,31 +25,10 @@ class Program final : public Executor<Execution>::Client {
     return fetchWord(c_, s_.words[(pc - s_.base) / 4]);
   }
 
-  bool stepped(Execution& e, const std::vector<Fault>& raised, size_t) override {
-    for (const Fault& f : raised)
-      if (auto happened = concreteValue(f.when); happened && *happened) faults.push_back(f);
-    if (faults.empty()) return true;
-    end(e, "fault");
-    return false;
-  }
-
-  void runaway(Execution& e) override {
-    pc = concreteValue(e.cpu.pc).value_or(pc);
-    end(e, "step limit");
-  }
-
-  void stuck(Execution& e) override { end(e, "a branch its values do not decide"); }
-
  private:
   z3::context& c_;
   const ConcreteStart& s_;
   uint64_t end_;
-
-  std::nullopt_t end(const Execution& e, const char* why) {
-    last = e;
-    stop = why;
-    return std::nullopt;
-  }
 };
 
 }  // namespace
@@ -73,12 +47,7 @@ ConcreteRun runConcrete(z3::context& c, const ConcreteStart& start) {
       s.memory = z3::store(s.memory, c.bv_val(block.address + i, 64), c.bv_val(block.bytes[i], 8));
 
   Program program(c, start);
-  Executor<Execution>::Options o;
-  o.maxSteps = start.maxSteps;
-  Executor<Execution> executor(program, decideByValue, o);
-  executor.later(Execution(Cpu(std::move(s), c.bv_val(start.base, 64))));
-  executor.run();
-  Execution& e = *program.last;
+  Execution& e = program.run(std::move(s), start.base, start.maxSteps);
   return ConcreteRun{std::move(e.cpu.state), program.pc, e.steps, std::move(program.faults), program.stop};
 }
 

@@ -2,7 +2,7 @@
 
 #include "encoder/mips/Decoder.h"
 #include "encoder/mips/Plugin.h"
-#include "model/Executor.h"
+#include "model/ConcreteProgram.h"
 
 
 namespace patchcheck::mips {
@@ -23,16 +23,10 @@ std::vector<std::optional<uint8_t>> ConcreteRun::bytes(uint64_t address, size_t 
 
 namespace {
 
-// The program as the executor's client: the words at their addresses, the
-// interrupts the run asks for, and where and why the run stopped.
-class Program final : public Executor<Execution>::Client {
+// The program's words at their addresses, and the interrupts the run asks for.
+class Program final : public ConcreteProgram {
  public:
   Program(z3::context& c, const ConcreteStart& s) : c_(c), s_(s), end_(s.base + 4 * s.words.size()) {}
-
-  uint64_t pc = 0;
-  std::vector<Fault> faults;
-  std::optional<Execution> last;  // the run as it stopped
-  std::string stop;
 
   std::optional<Instruction> fetch(Execution& e) override {
     for (;;) {
@@ -51,33 +45,11 @@ class Program final : public Executor<Execution>::Client {
     }
   }
 
-  bool stepped(Execution& e, const std::vector<Fault>& raised, size_t) override {
-    for (const Fault& f : raised)
-      if (auto happened = concreteValue(f.when); happened && *happened) faults.push_back(f);
-    if (faults.empty()) return true;
-    end(e, "fault");
-    return false;
-  }
-
-  void runaway(Execution& e) override {
-    pc = concreteValue(e.cpu.pc).value_or(pc);
-    end(e, "step limit");
-  }
-
-  // The values leave a branch open (a result the architecture does not fix).
-  void stuck(Execution& e) override { end(e, "a branch its values do not decide"); }
-
  private:
   z3::context& c_;
   const ConcreteStart& s_;
   uint64_t end_;
   size_t nextInterrupt_ = 0;
-
-  std::nullopt_t end(const Execution& e, const char* why) {
-    last = e;
-    stop = why;
-    return std::nullopt;
-  }
 };
 
 }  // namespace
@@ -94,12 +66,7 @@ ConcreteRun runConcrete(z3::context& c, const ConcreteStart& start) {
       s.memory = z3::store(s.memory, c.bv_val(block.address + i, 64), c.bv_val(block.bytes[i], 8));
 
   Program program(c, start);
-  Executor<Execution>::Options o;
-  o.maxSteps = start.maxSteps;
-  Executor<Execution> executor(program, decideByValue, o);
-  executor.later(Execution(Cpu(std::move(s), c.bv_val(start.base, 64))));
-  executor.run();
-  Execution& e = *program.last;
+  Execution& e = program.run(std::move(s), start.base, start.maxSteps);
   return ConcreteRun{std::move(e.cpu.state), program.pc, e.steps, std::move(program.faults), program.stop};
 }
 
