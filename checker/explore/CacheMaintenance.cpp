@@ -1,0 +1,39 @@
+#include "checker/explore/CacheMaintenance.h"
+
+#include <algorithm>
+
+namespace patchcheck {
+
+namespace {
+void raise(std::map<unsigned, unsigned>& m, unsigned location, unsigned version) {
+  unsigned& v = m[location];
+  v = std::max(v, version);
+}
+}  // namespace
+
+void CacheMaintenance::clean(unsigned cpu, unsigned location, unsigned version) {
+  cleaning_[cpu].push_back({location, version});
+}
+
+// What the invalidation makes the floor is fixed when it is issued (the
+// refill may happen at once): under IDC = 0 only what a completed clean
+// put at the point of unification, under IDC = 1 whatever is in memory.
+// A clean issued but not completed by a DSB before it does not count.
+void CacheMaintenance::invalidate(unsigned cpu, unsigned location, unsigned inMemory) {
+  unsigned refill = type_ == CacheType::Dic0Idc0 ? (cleaned_.count(location) ? cleaned_.at(location) : 0) : inMemory;
+  invalidating_[cpu].push_back({location, refill});
+}
+
+void CacheMaintenance::barrier(unsigned cpu) {
+  for (const Pending& p : cleaning_[cpu]) raise(cleaned_, p.location, p.version);
+  cleaning_.erase(cpu);
+  for (const Pending& p : invalidating_[cpu]) raise(floor_, p.location, p.version);
+  invalidating_.erase(cpu);
+}
+
+unsigned CacheMaintenance::floor(unsigned location) const {
+  auto it = floor_.find(location);
+  return it == floor_.end() ? 0 : it->second;
+}
+
+}  // namespace patchcheck
