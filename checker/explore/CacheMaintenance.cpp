@@ -31,6 +31,21 @@ void CacheMaintenance::barrier(unsigned cpu) {
   invalidating_.erase(cpu);
 }
 
+void CacheMaintenance::appendKey(std::string& k) const {
+  auto put = [&](unsigned v) { k.append(reinterpret_cast<const char*>(&v), sizeof v); };
+  for (const auto* m : {&cleaned_, &floor_}) {
+    put(unsigned(m->size()));
+    for (const auto& [l, v] : *m) put(l), put(v);
+  }
+  for (const auto* m : {&cleaning_, &invalidating_}) {
+    put(unsigned(m->size()));
+    for (const auto& [cpu, list] : *m) {
+      put(cpu), put(unsigned(list.size()));
+      for (const Pending& p : list) put(p.location), put(p.version);
+    }
+  }
+}
+
 unsigned CacheMaintenance::floor(unsigned location) const {
   auto it = floor_.find(location);
   return it == floor_.end() ? 0 : it->second;

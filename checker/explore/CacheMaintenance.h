@@ -8,6 +8,7 @@
 // still return. `check` runs the writer's steps through it, `litmus`
 // every thread's instructions.
 #include <map>
+#include <string>
 #include <vector>
 
 #include "checker/spec/Spec.h"
@@ -32,6 +33,8 @@ class CacheMaintenance {
   unsigned floor(unsigned location) const;
   CacheType type() const { return type_; }
   bool operator==(const CacheMaintenance&) const = default;
+  // Appends the state, for a search's memo of states seen.
+  void appendKey(std::string&) const;
 
  private:
   struct Pending {

@@ -94,8 +94,16 @@ class Execution {
     effect_.faults.push_back(Fault{k, w, detail.empty() ? text() : text() + ": " + detail});
   }
   void effect(std::string what, const z3::expr& address, EffectKind kind,
-              std::optional<z3::expr> value = std::nullopt) {
-    s_.effects.push_back(SideEffect{std::move(what), address.simplify(), std::move(value), kind});
+              std::optional<z3::expr> value = std::nullopt, Ordering ordering = Ordering::None) {
+    s_.effects.push_back(SideEffect{std::move(what), address.simplify(), std::move(value), kind, ordering});
+  }
+  // dmb / dsb by their CRm option: the domain (bits 3-2) does not matter to
+  // one shareable domain; the type (bits 1-0) does: 3 all, 2 stores, 1 loads.
+  Ordering barrierOrdering(Op op) const {
+    unsigned types = (bits() >> 8) & 3;
+    if (op == Op::Isb) return Ordering::ContextSync;
+    if (op == Op::Dsb) return types == 3 ? Ordering::Completion : Ordering::None;
+    return types == 3 ? Ordering::Full : types == 2 ? Ordering::Stores : types == 1 ? Ordering::Loads : Ordering::None;
   }
   void transfer(const z3::expr& taken, const z3::expr& target) {
     effect_.control = Control{Control::Kind::Compact, taken.simplify(), target.simplify(), false, false};
@@ -434,7 +442,8 @@ void Execution::systemRegisterAccess(Op op) {
     setFlags(on(31), on(30), on(29), on(28));
     return;
   }
-  effect(text(), pc_, EffectKind::SystemWrite, v.simplify());
+  effect(text(), pc_, EffectKind::SystemWrite, v.simplify(),
+         name == "elr_el1" ? Ordering::ExceptionReturnAddress : Ordering::None);
 }
 
 void Execution::cacheMaintenance(Op op) {
@@ -447,6 +456,10 @@ void Execution::cacheMaintenance(Op op) {
       return;
     }
     case Op::IcIallu: case Op::IcIalluis: effect(text(), pc_, EffectKind::CacheOp); return;
+    case Op::DcCvau: effect(text(), address, EffectKind::CacheOp, std::nullopt, Ordering::CleanToUnification); return;
+    case Op::IcIvau:
+      effect(text(), address, EffectKind::CacheOp, std::nullopt, Ordering::InvalidateInstruction);
+      return;
     default: effect(text(), address, EffectKind::CacheOp); return;  // no effect on data
   }
 }
@@ -495,7 +508,9 @@ StepEffect Execution::run() {
     case Op::Svc: fault(FaultKind::Syscall, c_.bool_val(true), ""); break;
     case Op::Hvc: fault(FaultKind::Syscall, c_.bool_val(true), "hypervisor call"); break;
     case Op::Udf: fault(FaultKind::ReservedInstruction, c_.bool_val(true), "permanently undefined"); break;
-    case Op::Isb: case Op::Dsb: case Op::Dmb: effect(text(), pc_, EffectKind::Barrier); break;
+    case Op::Isb: case Op::Dsb: case Op::Dmb:
+      effect(text(), pc_, EffectKind::Barrier, std::nullopt, barrierOrdering(op));
+      break;
 
     // --- data processing
     case Op::Movz: case Op::Movn: case Op::Movk: moveWide(op); break;
