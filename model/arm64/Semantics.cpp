@@ -185,6 +185,7 @@ class Execution {
   void addSubExtended(Op op);
   void logicalImmediate(Op op);
   void logicalShifted(Op op);
+  void conditionalSelect(Op op);
   void hint();
   void pointerAuthentication(unsigned dest, const z3::expr& modifier, bool keyB);
   void loadStore(Op op);
@@ -272,6 +273,22 @@ void Execution::logicalShifted(Op op) {
                                                                                    : a ^ b;
   if (op == Op::Ands || op == Op::Bics) logicalFlags(r);
   set(rd(), r);
+}
+
+// csel, csinc, csinv, csneg: Rd = cond ? Rn : Rm, Rm + 1, NOT Rm or -Rm
+// (register 31 is the zero register). The aliases (cset, cinc, cneg, ...)
+// are these encodings with Rn = Rm and the condition inverted, so the
+// fields say everything; al and nv select Rn.
+void Execution::conditionalSelect(Op op) {
+  bool wide = sf();
+  z3::expr a = R(rn(), wide), b = R(rm(), wide);
+  switch (op) {
+    case Op::Csinc: b = b + bv(1, wide ? 64 : 32); break;
+    case Op::Csinv: b = ~b; break;
+    case Op::Csneg: b = -b; break;
+    default: break;  // csel
+  }
+  set(rd(), z3::ite(conditionHolds((bits() >> 12) & 15), a, b));
 }
 
 // Pointer authentication, modelled so that signing and authenticating
@@ -511,6 +528,14 @@ StepEffect Execution::run() {
     case Op::Isb: case Op::Dsb: case Op::Dmb:
       effect(text(), pc_, EffectKind::Barrier, std::nullopt, barrierOrdering(op));
       break;
+    case Op::Eret:
+      // To ELR_EL1 with PSTATE from SPSR_EL1: the pass leaves, as with MIPS
+      // eret. It is also a context synchronization event, as isb is (with
+      // FEAT_ExS only when SCTLR_EL1.EOS is 1: INIT_SCTLR_EL1_MMU_ON sets it).
+      effect(text(), pc_, EffectKind::Barrier, std::nullopt, Ordering::ContextSync);
+      effect(text(), pc_, EffectKind::ExceptionReturn);
+      fault(FaultKind::Eret, c_.bool_val(true), "exception return");
+      break;
 
     // --- data processing
     case Op::Movz: case Op::Movn: case Op::Movk: moveWide(op); break;
@@ -522,6 +547,7 @@ StepEffect Execution::run() {
     case Op::Bics:
       logicalShifted(op);
       break;
+    case Op::Csel: case Op::Csinc: case Op::Csinv: case Op::Csneg: conditionalSelect(op); break;
     case Op::Adr: {
       z3::expr imm = z3::concat(f_.field({5, 19}), f_.field({29, 2}));
       set(rdOf(bits()), pcPlus(z3::sext(imm, 43)));
