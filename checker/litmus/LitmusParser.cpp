@@ -327,7 +327,7 @@ class Reader {
   std::string describe(const Token& t) const {
     switch (t.kind) {
       case Token::Kind::End: return endName_;
-      case Token::Kind::String: return "the string \"" + std::string(t.text.substr(0, 40)) + "\"";
+      case Token::Kind::String: return "the string " + quoted(t.text);
       default: return quoted(t.text);
     }
   }
