@@ -31,6 +31,21 @@ void CacheMaintenance::barrier(unsigned cpu) {
   invalidating_.erase(cpu);
 }
 
+void CacheMaintenance::release(unsigned cpu, unsigned fence) {
+  for (Pending& p : cleaning_[cpu])
+    if (!p.release) p.release = fence;
+}
+
+void CacheMaintenance::storeSeen(unsigned cpu, unsigned fence) {
+  auto it = cleaning_.find(cpu);
+  if (it == cleaning_.end()) return;
+  std::erase_if(it->second, [&](const Pending& p) {
+    if (!p.release || p.release > fence) return false;
+    raise(cleaned_, p.location, p.version);
+    return true;
+  });
+}
+
 void CacheMaintenance::appendKey(std::string& k) const {
   auto put = [&](unsigned v) { k.append(reinterpret_cast<const char*>(&v), sizeof v); };
   for (const auto* m : {&cleaned_, &floor_}) {
@@ -41,7 +56,7 @@ void CacheMaintenance::appendKey(std::string& k) const {
     put(unsigned(m->size()));
     for (const auto& [cpu, list] : *m) {
       put(cpu), put(unsigned(list.size()));
-      for (const Pending& p : list) put(p.location), put(p.version);
+      for (const Pending& p : list) put(p.location), put(p.version), put(p.release);
     }
   }
 }

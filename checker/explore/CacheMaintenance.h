@@ -27,6 +27,10 @@ class CacheMaintenance {
   void invalidate(unsigned cpu, unsigned location, unsigned inMemory);
   // DSB by `cpu`: its cleans, then its invalidations, complete.
   void barrier(unsigned cpu);
+  // A DMB by `cpu` orders its cleans so far before its later stores: once
+  // one of those (the `fence`-th barrier's) is seen in memory, they are done.
+  void release(unsigned cpu, unsigned fence);
+  void storeSeen(unsigned cpu, unsigned fence);
 
   // The oldest version a fetch of `location` may return from now on. With
   // DIC = 1 fetches are coherent with data and the caller reads memory.
@@ -39,6 +43,7 @@ class CacheMaintenance {
  private:
   struct Pending {
     unsigned location, version;
+    unsigned release = 0;  // a clean: the barrier after it, 0 if none yet
     bool operator==(const Pending&) const = default;
   };
   CacheType type_;
