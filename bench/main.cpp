@@ -6,11 +6,13 @@ namespace patchcheck::bench {
 void encoder();
 void arm64Encoder();
 void checker();
+void litmus();
 }
 
 int main() {
   patchcheck::bench::encoder();
   patchcheck::bench::arm64Encoder();
   patchcheck::bench::checker();
+  patchcheck::bench::litmus();
   return 0;
 }

@@ -563,13 +563,13 @@ class Explorer final : public Executor<Node>::Client {
   // The pass fetches this version of word i.
   void seen(Node& c, unsigned i, const WordImage* img, const std::vector<Observer>& obs, const std::string& names,
             const std::optional<std::string>& race = std::nullopt) {
-    if (race) addHazard(c, c_.bool_val(true), Hazard::Kind::Cmodx, [why = *race](const z3::model&) { return why; });
     c.observers = obs;
     unsigned landed = ~0u;
     for (const auto& o : obs) landed = std::min(landed, s_.fetch->landed(o));
     c.cpu.state.overlay = dataOverlay(obs);
     c.events.push_back(Event{Event::Kind::Fetch, i, names, c.cpu.pc, img->symbolic.term, img, false, landed, std::nullopt,
                              c.cpu.state.overlay});
+    if (race) addHazard(c, c_.bool_val(true), Hazard::Kind::Cmodx, [why = *race](const z3::model&) { return why; });
     if (c.inBody && i >= siteUnits() && !img->sameAs(s_.versions[i][0])) {
       std::string orig = s_.versions[i][0].source, now = img->source;
       unsigned bodyIndex = i - siteUnits();
