@@ -169,11 +169,11 @@ std::vector<unsigned> FetchModel::racingVersions(const Observer& o, unsigned wor
 }
 
 std::optional<Observer> FetchModel::interrupt(const Observer& o) const {
-  if (arm()) return std::nullopt;  // the floor is every CPU's: migrating changes nothing
   if (when_ == When::StopMachine && model_.preemption && o.time != tl_.stepCount) {
     // A task preempted inside the site resumes after the steps.
     return atTime(tl_.stepCount, tl_.stepCount);
   }
+  if (arm()) return std::nullopt;  // the floor is every CPU's: migrating changes nothing
   if (when_ != When::Boot && model_.fetch == FetchKind::Stale && model_.preemption) {
     // The task may resume on another CPU whose I-cache lines are older:
     // only what a flush forced stays visible.
