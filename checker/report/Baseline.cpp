@@ -96,6 +96,9 @@ std::map<std::string, std::string> changesAgainst(const json* baseline, const js
       const json* btr = bt ? find((*bt)["transitions"], "name", tr["name"]) : nullptr;
       if (!bt) out[key] = "target " + target + " is not in the certified table";
       else if (!btr) out[key] = "new transition (not in the certified table)";
+      else if ((*btr)["when"] != tr["when"])
+        out[key] = "when changed: certified " + (*btr)["when"].get<std::string>() + ", now " +
+                   tr["when"].get<std::string>();
       else if (stepsContent(*btr) != stepsContent(tr))
         out[key] = "steps changed: certified [" + stepsText((*btr)["steps"], (*baseline)["spec"]) + "], now [" +
                    stepsText(tr["steps"], current["spec"]) + "]";

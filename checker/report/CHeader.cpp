@@ -162,6 +162,11 @@ std::string cHeader(const json& table, const std::string& jsonFileName) {
     << "#define PATCHCHECK_STEP_SYNC\t\t0x03000000u\n"
     << "#define PATCHCHECK_STEP_FLUSH\t\t0x04000000u\t/* flush_icache_range() over the site */\n"
     << "#define PATCHCHECK_STEP_WAIT\t\t0x05000000u\t/* synchronize_rcu_tasks() */\n"
+    << "#define PATCHCHECK_STEP_DC_CVAU\t0x06000000u\t/* arm64: dc cvau on the word's address */\n"
+    << "#define PATCHCHECK_STEP_DSB\t\t0x07000000u\t/* arm64: dsb ish */\n"
+    << "#define PATCHCHECK_STEP_IC_IVAU\t0x08000000u\t/* arm64: ic ivau on the word's address */\n"
+    << "#define PATCHCHECK_STEP_ISB\t\t0x09000000u\t/* arm64: isb */\n"
+    << "#define PATCHCHECK_STEP_IPI\t\t0x0a000000u\t/* arm64: kick_all_cpus_sync() */\n"
     << "#define PATCHCHECK_STEP_OP(s)\t\t((s) & 0xff000000u)\n"
     << "#define PATCHCHECK_STEP_INDEX(s)\t((s) & 0x00ffffffu)\n#endif\n";
   unsigned words = table["spec"].value("units", table["spec"]["words"].get<unsigned>());
@@ -219,7 +224,7 @@ std::string cHeader(const json& table, const std::string& jsonFileName) {
       std::string steps;
       for (const json& s : tr["steps"]) {
         std::string op = s["op"];
-        steps += (steps.empty() ? "" : ", ") + (op == "write" ? "write " + std::to_string(s["index"].get<unsigned>()) : op);
+        steps += (steps.empty() ? "" : ", ") + op + (s.contains("index") ? " " + std::to_string(s["index"].get<unsigned>()) : "");
       }
       o << "\n/* " << tr["name"].get<std::string>() << " (" << tr["when"].get<std::string>() << "): " << steps
         << "\n * " << countsText(tr["verification"]) << " */\n";
@@ -241,9 +246,11 @@ std::string cHeader(const json& table, const std::string& jsonFileName) {
           o << "\t{ " << (s.contains("word") ? "PATCHCHECK_STEP_WRITE" : "PATCHCHECK_STEP_WRITE_ENCODED") << " | "
             << i << ", " << wordLiteral(s) << " },\t" << comment(s, fn) << "\n";
         } else {
-          std::string up = op;
-          for (char& c : up) c = char(std::toupper((unsigned char)c));
-          o << "\t{ PATCHCHECK_STEP_" << up << ", 0 },\n";
+          // "dc cvau" -> DC_CVAU; "dsb ish" -> DSB (the only dsb a spec takes)
+          std::string up = op == "dsb ish" ? "dsb" : op;
+          for (char& c : up) c = c == ' ' ? '_' : char(std::toupper((unsigned char)c));
+          std::string index = s.contains("index") ? " | " + std::to_string(s["index"].get<unsigned>()) : "";
+          o << "\t{ PATCHCHECK_STEP_" << up << index << ", 0 },\n";
         }
         ++k;
       }

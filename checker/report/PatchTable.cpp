@@ -184,8 +184,8 @@ std::variant<nlohmann::json, Diagnostics> patchTable(const Spec& spec, const std
           case StepSpec::Kind::Sync: trj["steps"].push_back({{"op", "sync"}}); break;
           case StepSpec::Kind::Flush: trj["steps"].push_back({{"op", "flush"}}); break;
           case StepSpec::Kind::Wait: trj["steps"].push_back({{"op", "wait"}}); break;
-          case StepSpec::Kind::DcCvau: trj["steps"].push_back({{"op", "dc cvau"}, {"unit", spec.writeIndex(s.index)}}); break;
-          case StepSpec::Kind::IcIvau: trj["steps"].push_back({{"op", "ic ivau"}, {"unit", spec.writeIndex(s.index)}}); break;
+          case StepSpec::Kind::DcCvau: trj["steps"].push_back({{"op", "dc cvau"}, {"index", s.index}}); break;
+          case StepSpec::Kind::IcIvau: trj["steps"].push_back({{"op", "ic ivau"}, {"index", s.index}}); break;
           case StepSpec::Kind::Dsb: trj["steps"].push_back({{"op", "dsb ish"}}); break;
           case StepSpec::Kind::Isb: trj["steps"].push_back({{"op", "isb"}}); break;
           case StepSpec::Kind::Ipi: trj["steps"].push_back({{"op", "ipi"}}); break;

@@ -225,10 +225,20 @@ int main() {
       {{{"F", near + 0x1234}, {"T", near + 0x1238}}, {}},
       {{{"F", near + 0x10}, {"T", near + 0x10}}, {}},
   };
+  // The shipped CALL_OPS spec: its ops literal, BL in both directions, and
+  // the arm64 steps (dc cvau, dsb, ic ivau) in the step arrays.
+  auto ftrace = [&](uint64_t f, uint64_t caller) {
+    return Placement{{{"F", f}, {"ftrace_caller", caller}, {"ftrace_nop_ops", text + 0x9000},
+                      {"ftrace_list_ops", text + 0x9100}, {"ops_a", text + 0x9200}, {"ops_direct", text + 0x9300},
+                      {"direct_tramp", caller + 0x40}},
+                     {}};
+  };
+  std::vector<Placement> callOps = {ftrace(text + 0x100008, text + 0x2000), ftrace(text + 0x1000, text + 0x7fff000)};
   try {
     Arm64Tables tables;
     tables.check({dir + "arm64-calls.toml", calls}, tally);
     tables.check({dir + "arm64-branches.toml", branches}, tally);
+    tables.check({std::string(PATCHCHECK_SOURCE_DIR) + "/specs/arm64/ftrace-call-ops.toml", callOps}, tally);
   } catch (const std::exception& e) {
     std::cout << "error: " << e.what() << "\n";
     ++tally.failed;

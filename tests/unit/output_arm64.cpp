@@ -22,10 +22,15 @@ const std::string kBranches = std::string(PATCHCHECK_TEST_DATA) + "/specs/tables
 // the old nop before the first write runs the new blr with a stale x16.
 std::string unsafeCalls(const TempDir& dir) {
   std::string s = readFile(kCalls);
-  const std::string safe = "steps = [\"write 1\", \"flush\", \"wait\", \"write 3\", \"flush\"]\nexpect = \"safe\"";
+  // off->lit written live: LDR and BLR are outside the CMODX list.
+  const std::string safe = "to = \"lit\"\nwhen = \"stop_machine\"\n";
   size_t at = s.find(safe);
   REQUIRE(at != std::string::npos);
-  s.replace(at, safe.size(), "steps = [\"write 1\", \"flush\", \"write 3\", \"flush\"]");
+  s.replace(at, safe.size(), "to = \"lit\"\n");
+  const std::string expect = "expect = \"safe\"\n";  // no claim: an unsafe transition, not a mismatch
+  size_t claim = s.find(expect, at);
+  REQUIRE(claim != std::string::npos);
+  s.erase(claim, expect.size());
   writeFile(dir.file("unsafe.toml"), s);
   return dir.file("unsafe.toml");
 }
@@ -123,22 +128,20 @@ TEST_CASE("gate on an arm64 spec: SARIF, JUnit, and a baseline that names steps 
   CHECK(results[0]["ruleId"] == "unsafe-transition");
   std::string text = results[0]["message"]["text"];
   CHECK(text.find("off->lit [arm64/lp64/little]: UNSAFE") == 0);
-  CHECK(text.find("blr\tx16: branch target is not 4-byte aligned") != std::string::npos);
-  CHECK(results[0]["locations"][0]["physicalLocation"]["region"]["startLine"] == 42);  // its [[transition]] line
+  CHECK(text.find("word 3 changes from 'nop' to 'blr x16' while this pass may fetch it") != std::string::npos);
+  CHECK(results[0]["locations"][0]["physicalLocation"]["region"]["startLine"] == 50);  // its [[transition]] line
 
   Ran junit = sh(cli("gate --format junit --jobs 1 " + unsafe));
   CHECK(junit.status == 1);
   CHECK(junit.out.find("tests=\"10\" failures=\"1\"") != std::string::npos);
-  CHECK(junit.out.find(": d63f0200  blr x16                   word 3 (new)") != std::string::npos);
+  CHECK(junit.out.find("CMODX list") != std::string::npos);
 
-  // Against a table of the safe spec, only off->lit changed; its steps are
-  // written from F as in the spec (write 1, not the table's array index 2).
+  // Against a table of the safe spec, only off->lit changed: when it runs.
   REQUIRE(sh(cli("table --matrix " + kCalls + " -o " + dir.file("base"))).status == 0);
   Ran gate = sh(cli("gate --matrix --jobs 1 --baseline " + dir.file("base") + " " + unsafe), true);
   INFO(gate.out);
   CHECK(gate.status == 1);
-  CHECK(gate.out.find("steps changed: certified [write 1 (ldr x16, F-8), flush, wait, write 3 (blr x16), flush], "
-                      "now [write 1 (ldr x16, F-8), flush, write 3 (blr x16), flush]") != std::string::npos);
+  CHECK(gate.out.find("off->lit: when changed: certified stop_machine, now live") != std::string::npos);
   CHECK(gate.out.find("skipped 8 transition(s) unchanged") != std::string::npos);
 }
 
@@ -160,17 +163,17 @@ TEST_CASE("graph draws an arm64 site with its data unit before F", "[output_arm6
   r = sh(cli("graph " + unsafeCalls(dir) + " --transition 'off->lit' --counterexample -o " + dir.file("c.dot")), true);
   REQUIRE(r.status == 0);
   std::string cx = readFile(dir.file("c.dot"));
-  CHECK(cx.find("blr x16\\nword 3 (new)") != std::string::npos);
-  CHECK(cx.find("nop\\nword 1 (old)") != std::string::npos);
+  CHECK(cx.find("nop\\nword 3 (old)") != std::string::npos);  // fetched while the BLR may be written
+  CHECK(cx.find("\\nword 1 (new)") != std::string::npos);
 }
 
 TEST_CASE("synth finds arm64 orders, a data unit's write included", "[output_arm64]") {
   Ran r = sh(cli("synth " + kCalls + " --transition 'off->adrp'"), true);
   INFO(r.out);
   CHECK(r.status == 0);
-  CHECK(r.out.find("[arm64/lp64/little] off->adrp (fetch weak)") != std::string::npos);
-  CHECK(r.out.find("safe order: write 1, write 2, flush, wait, write 3, flush  (6 steps, 3 barriers)") !=
-        std::string::npos);
+  CHECK(r.out.find("[arm64/lp64/little] off->adrp (fetch arm)") != std::string::npos);
+  // Under stop_machine with no preemption one flush is enough.
+  CHECK(r.out.find("safe order: write 1, write 2, write 3, flush  (4 steps, 1 barrier)") != std::string::npos);
   r = sh(cli("synth " + std::string(PATCHCHECK_TEST_DATA) + "/specs/model/data-literal-arm64.toml --transition 'a->b'"),
          true);
   INFO(r.out);
