@@ -545,6 +545,17 @@ std::string str(const Prop& q) {
 std::variant<LitmusResult, Diagnostics> runLitmus(const Test& t, z3::context& c, const Limits& l) {
   if (!t.condition || !t.condition->prop)
     return Diagnostics{{{t.file, 1, 1}, "the test has no final condition (exists, ~exists or forall)"}};
+  // A fault(...) atom anywhere in the condition is refused before running:
+  // whether it would be evaluated depends on the other atoms' values.
+  std::function<const Prop*(const Prop&)> faultAtom = [&](const Prop& q) -> const Prop* {
+    if (q.kind == Prop::Kind::Fault) return &q;
+    for (const auto& a : q.args)
+      if (const Prop* f = faultAtom(*a)) return f;
+    return nullptr;
+  };
+  if (const Prop* f = faultAtom(*t.condition->prop))
+    return Diagnostics{{{t.file, f->at.line, f->at.column},
+                        "fault(...) in the condition: outside what patchcheck's litmus runner models (docs/litmus.md)"}};
   auto laid = layOut(t);
   if (auto* d = std::get_if<Diagnostics>(&laid)) return *d;
   const Program& p = std::get<Program>(laid);
