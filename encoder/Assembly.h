@@ -80,10 +80,17 @@ struct Relocation {
   std::string text;     // as written: "%hi(ftrace_caller)"
   std::optional<Value> relativeTo;  // for pc-relative fields: the address the offset counts from
   // The field's value as a C expression over u64 `S` (value) and `P`
-  // (relativeTo): MIPS hi is "(S + 0x8000) >> 16". Patch tables turn it into
-  // code; empty when the field is not one contiguous run of bits a C
-  // expression can fill (arm64 ADR's split immediate).
+  // (relativeTo): MIPS hi is "(S + 0x8000) >> 16", arm64 ADRP
+  // "(S >> 12) - (P >> 12)". Patch tables turn it into code.
   std::string formula;
+  // Where the formula's bits go: bits [from, from + width) of its value
+  // into bits [at, at + width) of the unit. Empty: the value's low bits
+  // fill the unit's one run of address-dependent bits (Unit::symbolicMask).
+  // A split field (arm64 ADR: immlo at 30:29, immhi at 23:5) lists each run.
+  struct Piece {
+    unsigned from = 0, width = 0, at = 0;
+  };
+  std::vector<Piece> pieces;
 };
 
 }  // namespace patchcheck

@@ -67,6 +67,12 @@ class IsaPlugin {
   // Where the kernel's code lies when a spec does not say: at least
   // "kernel-text" and "module-text" (a spec's [regions] override them).
   virtual std::vector<AddressRange> defaultRegions(const Target&) const = 0;
+  // The fetch model the architecture itself defines, when it does (arm64:
+  // "arm", the CMODX rules): its specs get it by default and no other.
+  virtual std::optional<std::string_view> architectedFetch() const { return std::nullopt; }
+  // May this instruction be replaced while another CPU executes it (and
+  // replace one)? Only an ISA with such a list says no (arm64's CMODX list).
+  virtual bool concurrentlyModifiable(const Unit&) const { return true; }
 
  protected:
   IsaPlugin() = default;

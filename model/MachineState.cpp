@@ -62,6 +62,7 @@ MachineState& MachineState::operator=(const MachineState& o) {
   freshCount = o.freshCount;
   concrete = o.concrete;
   stored = o.stored;
+  loaded = o.loaded;
   storedSinceBoundary = o.storedSinceBoundary;
   boundarySp = o.boundarySp;
   havocCount = o.havocCount;
@@ -168,6 +169,7 @@ z3::expr MachineState::peek(const z3::expr& addr64, unsigned bytes) const {
 }
 
 z3::expr MachineState::load(const z3::expr& addr64, unsigned bytes) {
+  loaded.push_back(addr64);
   std::vector<z3::expr> out = loadBytes(addr64, bytes);
   if (!overlay) return joined(out, target.endian);
   z3::expr base = addr64.simplify();

@@ -45,6 +45,9 @@ struct MachineState {
   // every byte address stored to, those stored since the last exception
   // boundary, and the sp (as an address) at that boundary.
   std::vector<z3::expr> stored, storedSinceBoundary;
+  // The address of every load, in order (a memory model that runs several
+  // CPUs, `patchcheck litmus`, orders them).
+  std::vector<z3::expr> loaded;
   std::optional<z3::expr> boundarySp;
   unsigned havocCount = 0;
   // Set by evaluatedIn: values no instruction determines (havoc) are read

@@ -14,5 +14,6 @@ void addTableCommand(CLI::App&, int& exitCode);
 void addVerifyTableCommand(CLI::App&, int& exitCode);
 void addGateCommand(CLI::App&, int& exitCode);
 void addGraphCommand(CLI::App&, int& exitCode);
+void addLitmusCommand(CLI::App&, int& exitCode);
 
 }  // namespace patchcheck

@@ -6,7 +6,7 @@
 #include "model/IsaModel.h"
 
 int main(int argc, char** argv) {
-  CLI::App app{"patchcheck: proofs and counterexamples for live code patching (MIPS)"};
+  CLI::App app{"patchcheck: proofs and counterexamples for live code patching (MIPS, AArch64)"};
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string("patchcheck ") + PATCHCHECK_VERSION);
   int exitCode = 0;
@@ -19,6 +19,7 @@ int main(int argc, char** argv) {
   patchcheck::addVerifyTableCommand(app, exitCode);
   patchcheck::addGateCommand(app, exitCode);
   patchcheck::addGraphCommand(app, exitCode);
+  patchcheck::addLitmusCommand(app, exitCode);
   // Every bad command line is bad input: one `<command line>:` message, exit 2.
   app.failure_message([](const CLI::App*, const CLI::Error& e) {
     return "<command line>: error: " + std::string(e.what()) + "\nRun with --help for more information.\n";

@@ -5,11 +5,53 @@
 
 namespace patchcheck {
 
+// Under the Arm model, the floor of each word after each prefix of the
+// writer's steps. A dc cvau cleans the word's newest version (the writer's
+// own earlier store to it included); an ic ivau under IDC = 1 refills what
+// is in memory, which is only what a dsb (or flush) before it completed.
+// A flush is Linux's flush_icache_range: every word cleaned and
+// invalidated, completed, then every CPU interrupted.
 FetchModel::FetchModel(const Timeline& tl, const ModelSpec& m, When w, std::vector<unsigned> lines)
-    : tl_(tl), model_(m), when_(w), lines_(std::move(lines)) {}
+    : tl_(tl), model_(m), when_(w), lines_(std::move(lines)) {
+  if (!arm()) return;
+  CacheMaintenance cm(m.cacheType);
+  unsigned words = unsigned(tl.byWord.size());
+  auto snapshot = [&] {
+    std::vector<unsigned> f(words);
+    for (unsigned i = 0; i < words; ++i) f[i] = cm.floor(i);
+    floors_.push_back(std::move(f));
+  };
+  auto inMemory = [&](unsigned word, unsigned p) {
+    unsigned n = tl.completedWrites(p + 1), v = 0;
+    for (unsigned k = 0; k < n; ++k)
+      if (tl.writes[k].word == word) ++v;
+    return v;
+  };
+  snapshot();
+  size_t next = 0;
+  for (unsigned p = 0; p < tl.stepCount; ++p) {
+    for (; next < tl.maintenance.size() && tl.maintenance[next].step == p; ++next) {
+      const Maintenance& mt = tl.maintenance[next];
+      switch (mt.kind) {
+        case StepSpec::Kind::DcCvau: cm.clean(0, mt.word, tl.versionAt(mt.word, p)); break;
+        case StepSpec::Kind::IcIvau: cm.invalidate(0, mt.word, inMemory(mt.word, p)); break;
+        case StepSpec::Kind::Dsb: cm.barrier(0); break;
+        default: break;  // isb, ipi: nothing another CPU's fetch depends on (docs/model.md)
+      }
+    }
+    if (std::find(tl.flushSteps.begin(), tl.flushSteps.end(), p) != tl.flushSteps.end()) {
+      for (unsigned i = 0; i < words; ++i) cm.clean(0, i, tl.versionAt(i, p));
+      cm.barrier(0);
+      for (unsigned i = 0; i < words; ++i) cm.invalidate(0, i, tl.versionAt(i, p));
+      cm.barrier(0);
+    }
+    snapshot();
+  }
+}
 
 bool FetchModel::interruptsAnywhere() const {
   if (when_ == When::StopMachine) return model_.preemption;
+  if (arm()) return false;
   return model_.fetch == FetchKind::Stale && model_.preemption;
 }
 
@@ -22,6 +64,7 @@ Observer FetchModel::atTime(unsigned time, unsigned limit) const {
   bool allDone = model_.fetch == FetchKind::Sc || (when_ != When::Live && model_.fetch == FetchKind::Weak);
   unsigned forced = allDone ? unsigned(std::count_if(tl_.writes.begin(), tl_.writes.end(),
                                                      [&](const Write& w) { return w.step < time; }))
+                    : arm() ? tl_.completedWrites(time)
                             : tl_.flushedWrites(time);
   for (unsigned i = 0; i < forced; ++i) o.visible[i] = true;
   close(o);
@@ -77,6 +120,11 @@ std::optional<Observer> FetchModel::observe(const Observer& o, unsigned word, un
       // and boot the writer's time is fixed for a pass (limit == time).
       n.time = std::max(n.time, w.step + 1);
       if (n.time > n.limit) return std::nullopt;
+      // Arm, DIC = 0: fetches need not be coherent (a newer version does
+      // not hide an older one), only the floor the cache maintenance left
+      // by the fetch's time binds. The visible set still records what
+      // reached memory, for the loads after it.
+      if (!coherentFetch() && version < floors_[n.time][word]) return std::nullopt;
       if (model_.fetch == FetchKind::Sc) {
         for (size_t i = 0; i < tl_.writes.size(); ++i)
           if (tl_.writes[i].step < n.time) n.visible[i] = true;
@@ -88,12 +136,40 @@ std::optional<Observer> FetchModel::observe(const Observer& o, unsigned word, un
       close(n);
     }
   }
+  if (!coherentFetch()) {
+    // The least time the fetch could happen at, given the floor.
+    if (version == 0 && floors_[n.time][word] > 0) return std::nullopt;
+    return n;
+  }
   if (version + 1 < tl_.versions(word) && n.visible[tl_.writeOf(word, version + 1)])
     return std::nullopt;
   return n;
 }
 
+unsigned FetchModel::oldestLoad(const Observer& o, unsigned unit) const {
+  unsigned newest = tl_.versions(unit) - 1;
+  if (!arm()) {
+    for (unsigned v = 0; v < newest; ++v)
+      if (observe(o, unit, v)) return v;
+    return newest;
+  }
+  unsigned v = 0;
+  if (unit < tl_.byWord.size())
+    for (unsigned wi : tl_.byWord[unit])
+      if (o.visible[wi]) v = std::max(v, tl_.writes[wi].version);
+  return v;
+}
+
+std::vector<unsigned> FetchModel::racingVersions(const Observer& o, unsigned word, unsigned version) const {
+  std::vector<unsigned> out;
+  if (!arm() || when_ != When::Live || word >= tl_.byWord.size()) return out;
+  for (unsigned wi : tl_.byWord[word])
+    if (tl_.writes[wi].version > version && tl_.writes[wi].step < o.limit) out.push_back(tl_.writes[wi].version);
+  return out;
+}
+
 std::optional<Observer> FetchModel::interrupt(const Observer& o) const {
+  if (arm()) return std::nullopt;  // the floor is every CPU's: migrating changes nothing
   if (when_ == When::StopMachine && model_.preemption && o.time != tl_.stepCount) {
     // A task preempted inside the site resumes after the steps.
     return atTime(tl_.stepCount, tl_.stepCount);

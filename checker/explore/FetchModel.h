@@ -7,6 +7,7 @@
 #include <optional>
 #include <vector>
 
+#include "checker/explore/CacheMaintenance.h"
 #include "checker/explore/Timeline.h"
 #include "checker/spec/Spec.h"
 
@@ -37,6 +38,16 @@ class FetchModel {
   bool interruptsAnywhere() const;
   // How many writes of the timeline the observer has seen land.
   unsigned landed(const Observer& o) const;
+  // The oldest version of data unit `unit` a load may read after the
+  // fetches behind `o`: under the Arm model, a fetch that read a write
+  // orders the pass's later loads after it (herd's MP.FR tests), so a
+  // store barrier-ordered before that write is seen; elsewhere loads are
+  // not tied to fetches and any version the observer allows a fetch of.
+  unsigned oldestLoad(const Observer& o, unsigned unit) const;
+  // Versions of `word` written after `version` by writes that may race
+  // with this fetch (no wait or stop_machine orders them): under the Arm
+  // model each such pair must be on the CMODX list. Empty elsewhere.
+  std::vector<unsigned> racingVersions(const Observer& o, unsigned word, unsigned version) const;
   // The same model with the site's words in these I-cache lines.
   FetchModel withLines(std::vector<unsigned> lineOfWord) const { return FetchModel(tl_, model_, when_, std::move(lineOfWord)); }
 
@@ -45,6 +56,10 @@ class FetchModel {
   ModelSpec model_;
   When when_;
   std::vector<unsigned> lines_;
+  std::vector<std::vector<unsigned>> floors_;  // Arm: [time][word] the oldest version a fetch may return
+
+  bool arm() const { return model_.fetch == FetchKind::Arm; }
+  bool coherentFetch() const { return !arm() || model_.cacheType == CacheType::Dic1Idc1; }
 
   unsigned lineOf(unsigned word) const { return word < lines_.size() ? lines_[word] : 1000 + word; }
   Observer atTime(unsigned time, unsigned limit) const;

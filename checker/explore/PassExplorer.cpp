@@ -53,7 +53,7 @@ struct Called {
 // What the replay must find concretely for a hazard to be confirmed.
 struct Hazard {
   Violation violation;
-  enum class Kind { Fault, Exit, Elsewhere, Overwritten, Runaway, Trampoline, Effect } kind;
+  enum class Kind { Fault, Exit, Elsewhere, Overwritten, Runaway, Trampoline, Effect, Cmodx } kind;
   std::optional<Location> exit;  // Exit: where the pass left
   size_t events = 0;             // how many events had happened
   FaultKind fault = FaultKind::Unpredictable;
@@ -511,6 +511,7 @@ class Explorer final : public Executor<Node>::Client {
       const WordImage* image;
       std::vector<Observer> observers;
       std::string names;
+      std::optional<std::string> race;  // a CMODX violation this fetch may be part of
     };
     std::vector<Group> groups;
     for (unsigned v = 0; v < vers.size(); ++v) {
@@ -520,28 +521,49 @@ class Explorer final : public Executor<Node>::Client {
           if (std::find(next.begin(), next.end(), *r) == next.end()) next.push_back(*r);
       if (next.empty()) continue;
       ++out_.counts.executions;
+      std::optional<std::string> race = cmodxRace(next, i, v);
       auto g = std::find_if(groups.begin(), groups.end(), [&](const Group& x) { return x.image->sameAs(vers[v]); });
       const std::string& nm = s_.versionNames[i][v];
       if (g == groups.end()) {
-        groups.push_back(Group{&vers[v], next, nm});
+        groups.push_back(Group{&vers[v], next, nm, race});
       } else {
         for (const auto& o : next)
           if (std::find(g->observers.begin(), g->observers.end(), o) == g->observers.end()) g->observers.push_back(o);
         g->names += "/" + nm;
+        if (!g->race) g->race = race;
       }
     }
     if (groups.empty()) return std::nullopt;
     for (size_t k = groups.size(); k-- > 1;) {
       Node c = n;
-      seen(c, i, groups[k].image, groups[k].observers, groups[k].names);
+      seen(c, i, groups[k].image, groups[k].observers, groups[k].names, groups[k].race);
       if (executor_.step(c, groups[k].image->fetched())) later(std::move(c));
     }
-    seen(n, i, groups[0].image, groups[0].observers, groups[0].names);
+    seen(n, i, groups[0].image, groups[0].observers, groups[0].names, groups[0].race);
     return groups[0].image->fetched();
   }
 
+  // Arm's CMODX rule: fetching version v of word i while a later write to
+  // it may be under way is defined only when both instructions are on the
+  // architecture's list (IsaPlugin::concurrentlyModifiable).
+  std::optional<std::string> cmodxRace(const std::vector<Observer>& obs, unsigned i, unsigned v) const {
+    const auto& vers = s_.versions[i];
+    auto listed = [&](unsigned k) { return t_.isa->concurrentlyModifiable(vers[k].assembled); };
+    for (const Observer& o : obs)
+      for (unsigned j : s_.fetch->racingVersions(o, i, v)) {
+        if (listed(v) && listed(j)) continue;
+        return s_.site->spec().unitName(i) + " changes from '" + vers[v].source + "' to '" + vers[j].source +
+               "' while this pass may fetch it: concurrent modification and execution of instructions is "
+               "CONSTRAINED UNPREDICTABLE unless both are on the Arm ARM's CMODX list (B, B.cond, BL, BRK, "
+               "CBNZ, CBZ, HVC, ISB, NOP, SMC, SVC, TBNZ, TBZ)";
+      }
+    return std::nullopt;
+  }
+
   // The pass fetches this version of word i.
-  void seen(Node& c, unsigned i, const WordImage* img, const std::vector<Observer>& obs, const std::string& names) {
+  void seen(Node& c, unsigned i, const WordImage* img, const std::vector<Observer>& obs, const std::string& names,
+            const std::optional<std::string>& race = std::nullopt) {
+    if (race) addHazard(c, c_.bool_val(true), Hazard::Kind::Cmodx, [why = *race](const z3::model&) { return why; });
     c.observers = obs;
     unsigned landed = ~0u;
     for (const auto& o : obs) landed = std::min(landed, s_.fetch->landed(o));
@@ -570,12 +592,7 @@ class Explorer final : public Executor<Node>::Client {
     std::vector<unsigned> oldest;
     for (unsigned u = 0; u < spec.entryUnit(); ++u) {
       unsigned least = unsigned(s_.versions[u].size()) - 1;
-      for (const Observer& o : obs)
-        for (unsigned v = 0; v < least; ++v)
-          if (s_.fetch->observe(o, u, v)) {
-            least = v;
-            break;
-          }
+      for (const Observer& o : obs) least = std::min(least, s_.fetch->oldestLoad(o, u));
       oldest.push_back(least);
     }
     auto& cached = overlays_[oldest];

@@ -1,5 +1,7 @@
 #include "checker/explore/Timeline.h"
 
+#include <algorithm>
+
 namespace patchcheck {
 
 Timeline Timeline::of(const TransitionSpec& t, unsigned siteWords) {
@@ -23,6 +25,14 @@ Timeline Timeline::of(const TransitionSpec& t, unsigned siteWords) {
         tl.flushSteps.push_back(i);
         break;
       case StepSpec::Kind::Wait: tl.waitSteps.push_back(i); break;
+      case StepSpec::Kind::Dsb:
+        ++syncs;  // orders the stores around it, as sync does
+        tl.dsbSteps.push_back(i);
+        tl.maintenance.push_back({i, s.kind, 0});
+        break;
+      case StepSpec::Kind::DcCvau: case StepSpec::Kind::IcIvau: case StepSpec::Kind::Isb: case StepSpec::Kind::Ipi:
+        tl.maintenance.push_back({i, s.kind, s.index});
+        break;
     }
   }
   return tl;
@@ -41,16 +51,25 @@ unsigned Timeline::nextWait(unsigned p) const {
   return stepCount;
 }
 
-unsigned Timeline::flushedWrites(unsigned p) const {
-  unsigned lastFlush = 0;
+namespace {
+// Writes before the last of `marks` that is < p.
+unsigned writesBefore(const std::vector<Write>& writes, const std::vector<unsigned>& marks, unsigned p) {
+  unsigned last = 0;
   bool any = false;
-  for (unsigned f : flushSteps)
-    if (f < p) lastFlush = f, any = true;
+  for (unsigned f : marks)
+    if (f < p) last = std::max(last, f), any = true;
   if (!any) return 0;
   unsigned n = 0;
   for (const Write& w : writes)
-    if (w.step < lastFlush) ++n;
+    if (w.step < last) ++n;
   return n;
+}
+}  // namespace
+
+unsigned Timeline::flushedWrites(unsigned p) const { return writesBefore(writes, flushSteps, p); }
+
+unsigned Timeline::completedWrites(unsigned p) const {
+  return std::max(writesBefore(writes, flushSteps, p), writesBefore(writes, dsbSteps, p));
 }
 
 }  // namespace patchcheck

@@ -17,12 +17,22 @@ struct Write {
   unsigned flushGroup = 0;  // flushes before it
 };
 
+// An arm64 cache-maintenance or synchronisation step (dc cvau, dsb, ic
+// ivau, isb, ipi), in program order with the writes.
+struct Maintenance {
+  unsigned step = 0;
+  StepSpec::Kind kind = StepSpec::Kind::Dsb;
+  unsigned word = 0;  // dc cvau, ic ivau
+};
+
 struct Timeline {
   unsigned stepCount = 0;
+  std::vector<Maintenance> maintenance;
   std::vector<Write> writes;                  // in program order
   std::vector<std::vector<unsigned>> byWord;  // word -> indexes into writes, in order
   std::vector<unsigned> flushSteps;           // step indexes of flushes
   std::vector<unsigned> waitSteps;            // step indexes of waits
+  std::vector<unsigned> dsbSteps;             // step indexes of dsb (arm64)
 
   static Timeline of(const TransitionSpec&, unsigned siteWords);
 
@@ -35,6 +45,9 @@ struct Timeline {
   unsigned nextWait(unsigned p) const;
   // Writes every fetch must see once p steps have happened (before a flush < p).
   unsigned flushedWrites(unsigned p) const;
+  // Writes in memory once p steps have happened: those before a dsb or a
+  // flush < p (a dsb completes its CPU's stores).
+  unsigned completedWrites(unsigned p) const;
 };
 
 }  // namespace patchcheck

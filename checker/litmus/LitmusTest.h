@@ -32,7 +32,8 @@ struct InitValue {
 struct InitEntry {
   std::optional<unsigned> thread;  // set for a register
   std::string name;                // "X1" (upper case, W names as X), or the location
-  InitValue value;
+  std::string type;                // a C type before the name ("int", "ins_t *", "void *"); empty: none
+  InitValue value;                 // a declaration without '=' (`void *1:X1;`) holds the number 0
   Position at;
 };
 
@@ -52,9 +53,11 @@ struct Thread {
 
 // A proposition over final registers and locations.
 struct Prop {
-  enum class Kind { True, False, Eq, Not, And, Or, Implies };
+  enum class Kind { True, False, Eq, Not, And, Or, Implies, Fault };
   Kind kind = Kind::True;
-  // Eq: a register `1:X9` (thread + name) or a location `x` against a value
+  // Eq: a register `1:X9` (thread + name) or a location `x` against a value.
+  // Fault: `fault(P0:L0,UndefinedInstruction)`: the thread, name the label
+  // (empty when none), value.text the arguments after the first as written.
   std::optional<unsigned> thread;
   std::string name;
   InitValue value;

@@ -17,11 +17,16 @@ const json* find(const json& array, const std::string& key, const std::string& v
   return nullptr;
 }
 
-std::string stepsText(const json& steps) {
+// The steps as the spec writes them: a table's index counts the data units
+// before F first (arm64 CALL_OPS), the spec's `write I` counts from F.
+std::string stepsText(const json& steps, const json& spec) {
+  long long before = (long long)spec.value("units", 0u) - (long long)spec.value("words", 0u);
   std::string s;
   for (const json& st : steps) {
     std::string one = st["op"];
-    if (one == "write") one += " " + std::to_string(st["index"].get<unsigned>()) + " (" + st["text"].get<std::string>() + ")";
+    if (one == "write")
+      one += " " + std::to_string((long long)st["index"].get<unsigned>() - std::max(before, 0ll)) + " (" +
+             st["text"].get<std::string>() + ")";
     s += (s.empty() ? "" : ", ") + one;
   }
   return s;
@@ -92,7 +97,8 @@ std::map<std::string, std::string> changesAgainst(const json* baseline, const js
       if (!bt) out[key] = "target " + target + " is not in the certified table";
       else if (!btr) out[key] = "new transition (not in the certified table)";
       else if (stepsContent(*btr) != stepsContent(tr))
-        out[key] = "steps changed: certified [" + stepsText((*btr)["steps"]) + "], now [" + stepsText(tr["steps"]) + "]";
+        out[key] = "steps changed: certified [" + stepsText((*btr)["steps"], (*baseline)["spec"]) + "], now [" +
+                   stepsText(tr["steps"], current["spec"]) + "]";
       else
         for (const std::string& side : {tr["from"].get<std::string>(), tr["to"].get<std::string>()})
           if (stateContent(find((*bt)["states"], "name", side)) != stateContent(find(t["states"], "name", side))) {

@@ -3,6 +3,7 @@
 #include <cctype>
 #include <algorithm>
 #include <cstdio>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -55,6 +56,30 @@ std::string substitute(const std::string& formula, const std::string& S, const s
   return out;
 }
 
+uint64_t lowBits(unsigned width) { return width >= 64 ? ~uint64_t(0) : (uint64_t(1) << width) - 1; }
+
+// The unit's address-dependent bits as C: each piece the plug-in names
+// (Relocation::pieces) cut from the formula's value and moved to its place.
+// Nothing when the pieces are missing or do not cover exactly the unit's
+// field (field_mask): then no code can be trusted to match the encoder.
+std::optional<std::string> fieldExpr(const json& w, const std::string& value, const std::string& type) {
+  const json& pieces = w["encoding"].value("pieces", json::array());
+  unsigned bytes = w.value("bytes", 4u);
+  uint64_t covered = 0, unitMask = lowBits(8 * bytes);
+  std::string out;
+  for (const json& p : pieces) {
+    unsigned from = p["from"], width = p["width"], at = p["at"];
+    uint64_t placed = (lowBits(width) << at) & unitMask;
+    if (width == 0 || at + width > 8 * bytes || (covered & placed)) return std::nullopt;
+    covered |= placed;
+    std::string bits = from ? "((" + value + ") >> " + std::to_string(from) + ")" : "(" + value + ")";
+    std::string piece = "((" + type + ")" + bits + " & " + literal(lowBits(width), bytes) + ")";
+    out += (out.empty() ? "" : " | ") + (at ? "(" + piece + " << " + std::to_string(at) + ")" : piece);
+  }
+  if (out.empty() || covered != parseHex(w["field_mask"])) return std::nullopt;
+  return out;
+}
+
 // The inline function for one address-dependent unit: fixed bits | field.
 std::string encoder(const std::string& fn, const json& w) {
   const json& e = w["encoding"];
@@ -68,24 +93,22 @@ std::string encoder(const std::string& fn, const json& w) {
     if (slot != sym && !slot.empty()) params.push_back(slot);
     P = addressExpr(slot, e["slot_addend"].get<int64_t>());
   }
-  uint64_t mask = parseHex(w["field_mask"]);
-  unsigned shift = w["field_shift"];
-  uint64_t field = mask >> shift;
   std::string formula = e.value("formula", "");
   std::string out = "/* " + w["text"].get<std::string>() + " */\n";
-  // A field that is not one run of bits (arm64 ADR, ADRP) has no formula:
-  // the build stops here rather than compute a wrong instruction.
-  if (formula.empty() || (field & (field + 1)) != 0)
+  std::optional<std::string> field;
+  if (!formula.empty()) field = fieldExpr(w, substitute(formula, S, P), type);
+  // The build stops here rather than compute a wrong instruction.
+  if (!field)
     return out + "#error \"patchcheck: no C encoder for " + e["kind"].get<std::string>() + " fields (" + fn +
            ")\"\n";
-  std::string value = "(" + literal(parseHex(w["fixed"]), bytes) + " | (((" + type + ")(" +
-                      substitute(formula, S, P) + ") & " + literal(field, bytes) + ") << " + std::to_string(shift) +
-                      "))";
+  std::string value = "(" + literal(parseHex(w["fixed"]), bytes) + " | " + *field + ")";
   std::string args;
   for (size_t i = 0; i < params.size(); ++i) args += (i ? ", " : "") + cIdentifier(params[i]);
   std::string macro = fn;
   for (char& c : macro) c = char(std::toupper((unsigned char)c));
-  // The macro is a constant expression (static initializers); the function checks the argument type.
+  // The macro is a constant expression (static initializers) and names its
+  // arguments once per piece; the function checks the argument type and
+  // evaluates each once.
   out += "#define " + macro + "(" + args + ") \\\n\t" + value + "\nstatic inline " + type + " " + fn + "(";
   for (size_t i = 0; i < params.size(); ++i) out += (i ? ", u64 " : "u64 ") + cIdentifier(params[i]);
   return out + ")\n{\n\treturn " + macro + "(" + args + ");\n}\n";
@@ -164,6 +187,16 @@ std::string cHeader(const json& table, const std::string& jsonFileName) {
       for (size_t i = 0; i < first.size(); ++i) o << (i ? ", " : " ") << first[i].value("offset", 0);
       o << " };\nstatic const unsigned " << tp << "_unit_bytes[" << words << "] PATCHCHECK_UNUSED = {";
       for (size_t i = 0; i < first.size(); ++i) o << (i ? ", " : " ") << first[i].value("bytes", 4u);
+      o << " };\n";
+    }
+    // Units stored in another byte order than the target's data (arm64
+    // instructions on a big-endian kernel): a patcher must know which.
+    bool mixed = false;
+    for (const json& w : first) mixed = mixed || w.value("byte_order", t["endian"].get<std::string>()) != t["endian"];
+    if (mixed) {
+      o << "/* 1: the unit is stored little-endian (cpu_to_le32, as instructions are), 0: big-endian */\n"
+        << "static const u8 " << tp << "_unit_little_endian[" << words << "] PATCHCHECK_UNUSED = {";
+      for (size_t i = 0; i < first.size(); ++i) o << (i ? ", " : " ") << (first[i]["byte_order"] == "little" ? 1 : 0);
       o << " };\n";
     }
     for (const json& s : t["states"]) {

@@ -26,6 +26,9 @@ std::string hexUnit(uint64_t v, unsigned bytes) {
 nlohmann::json wordJson(const Unit& w, const Target& t, const std::string& text, unsigned index,
                         const PatchUnit& at) {
   nlohmann::json j{{"index", index}, {"offset", at.offset}, {"bytes", at.length}, {"text", text}};
+  // How a patcher stores the value: arm64 instructions are little-endian
+  // even where data is big-endian.
+  j["byte_order"] = name(t.isa->byteOrder(w, t));
   if (w.isConcrete()) {
     j["word"] = hexUnit(w.bits, w.bytes);
     return j;
@@ -45,6 +48,14 @@ nlohmann::json wordJson(const Unit& w, const Target& t, const std::string& text,
   }
   enc["text"] = r->text;
   enc["formula"] = r->formula;
+  std::vector<Relocation::Piece> pieces = r->pieces;
+  uint64_t run = w.symbolicMask >> std::countr_zero(w.symbolicMask);
+  if (pieces.empty() && (run & (run + 1)) == 0)  // one run: the value's low bits fill it
+    pieces.push_back({0, unsigned(std::popcount(w.symbolicMask)), unsigned(std::countr_zero(w.symbolicMask))});
+  // Left empty for a split field the plug-in did not describe: the header
+  // then refuses to build rather than guess.
+  enc["pieces"] = nlohmann::json::array();
+  for (const Relocation::Piece& p : pieces) enc["pieces"].push_back({{"from", p.from}, {"width", p.width}, {"at", p.at}});
   j["encoding"] = enc;
   return j;
 }
@@ -173,6 +184,11 @@ std::variant<nlohmann::json, Diagnostics> patchTable(const Spec& spec, const std
           case StepSpec::Kind::Sync: trj["steps"].push_back({{"op", "sync"}}); break;
           case StepSpec::Kind::Flush: trj["steps"].push_back({{"op", "flush"}}); break;
           case StepSpec::Kind::Wait: trj["steps"].push_back({{"op", "wait"}}); break;
+          case StepSpec::Kind::DcCvau: trj["steps"].push_back({{"op", "dc cvau"}, {"unit", spec.writeIndex(s.index)}}); break;
+          case StepSpec::Kind::IcIvau: trj["steps"].push_back({{"op", "ic ivau"}, {"unit", spec.writeIndex(s.index)}}); break;
+          case StepSpec::Kind::Dsb: trj["steps"].push_back({{"op", "dsb ish"}}); break;
+          case StepSpec::Kind::Isb: trj["steps"].push_back({{"op", "isb"}}); break;
+          case StepSpec::Kind::Ipi: trj["steps"].push_back({{"op", "ipi"}}); break;
         }
       }
       if (checked) {  // without results (the gate's comparison with a baseline): the content only

@@ -81,9 +81,12 @@ struct BehaviourSpec {
 };
 
 struct StepSpec {
-  enum class Kind { Write, Sync, Flush, Wait };
+  // Sync is any ordering barrier (MIPS sync, arm64 dmb); DcCvau, Dsb,
+  // IcIvau, Isb and Ipi are arm64's cache maintenance and synchronisation
+  // (docs/model.md "The Arm fetch model").
+  enum class Kind { Write, Sync, Flush, Wait, DcCvau, Dsb, IcIvau, Isb, Ipi };
   Kind kind = Kind::Write;
-  // write: the unit's index in the site region, in address order (data
+  // write, dc cvau, ic ivau: the unit's index in the site region, in address order (data
   // units before F first; the spec writes `write I` with I from F's entry,
   // negative for the data units: Spec::unitIndex).
   unsigned index = 0;
@@ -93,8 +96,8 @@ struct StepSpec {
 };
 
 enum class When { Live, StopMachine, Boot };
-enum class FetchKind { Sc, Weak, Stale };
-// The name a spec's [model] fetch gives it ("sc", "weak", "stale"), and back.
+enum class FetchKind { Sc, Weak, Stale, Arm };
+// The name a spec's [model] fetch gives it ("sc", "weak", "stale", "arm"), and back.
 std::string_view name(FetchKind);
 std::optional<FetchKind> fetchKindNamed(std::string_view);
 
@@ -108,8 +111,14 @@ struct TransitionSpec {
   std::string name() const { return from + "->" + to; }
 };
 
+// CTR_EL0.DIC / IDC as herd7's catalogue folders name the three cases.
+enum class CacheType { Dic0Idc0, Dic0Idc1, Dic1Idc1 };
+std::string_view name(CacheType);
+std::optional<CacheType> cacheTypeNamed(std::string_view);
+
 struct ModelSpec {
-  FetchKind fetch = FetchKind::Weak;
+  FetchKind fetch = FetchKind::Weak;  // the ISA's own model when it has one (IsaPlugin::architectedFetch)
+  CacheType cacheType = CacheType::Dic0Idc0;  // fetch = "arm" only
   unsigned lineBytes = 32;
   bool preemption = true;             // preemption = "full"
   bool delaySlotInterrupts = true;

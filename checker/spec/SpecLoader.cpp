@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 #include <tuple>
@@ -147,14 +148,28 @@ const NameTable<EffectKind> kEffects{{"cp0-write", EffectKind::SystemWrite},
                                            {"tlb", EffectKind::Tlb},
                                            {"wait", EffectKind::Wait}};
 const NameTable<Expect> kExpects{{"safe", Expect::Safe}, {"unsafe", Expect::Unsafe}};
-const NameTable<FetchKind> kFetchKinds{{"sc", FetchKind::Sc}, {"weak", FetchKind::Weak}, {"stale", FetchKind::Stale}};
+const NameTable<FetchKind> kFetchKinds{
+    {"sc", FetchKind::Sc}, {"weak", FetchKind::Weak}, {"stale", FetchKind::Stale}, {"arm", FetchKind::Arm}};
+const NameTable<CacheType> kCacheTypes{
+    {"DIC0-IDC0", CacheType::Dic0Idc0}, {"DIC0-IDC1", CacheType::Dic0Idc1}, {"DIC1-IDC1", CacheType::Dic1Idc1}};
 const NameTable<bool> kPreemption{{"full", true}, {"none", false}};            // ModelSpec::preemption
 const NameTable<bool> kUnpredictable{{"fault", false}, {"hardware", true}};    // ModelSpec::unpredictableAsHardware
 const NameTable<When> kWhens{{"live", When::Live}, {"stop_machine", When::StopMachine}, {"boot", When::Boot}};
 const NameTable<StepSpec::Kind> kSteps{{"write", StepSpec::Kind::Write},
                                        {"sync", StepSpec::Kind::Sync},
                                        {"flush", StepSpec::Kind::Flush},
-                                       {"wait", StepSpec::Kind::Wait}};
+                                       {"wait", StepSpec::Kind::Wait},
+                                       {"dc", StepSpec::Kind::DcCvau},
+                                       {"dsb", StepSpec::Kind::Dsb},
+                                       {"dmb", StepSpec::Kind::Sync},
+                                       {"ic", StepSpec::Kind::IcIvau},
+                                       {"isb", StepSpec::Kind::Isb},
+                                       {"ipi", StepSpec::Kind::Ipi}};
+// The option each arm64 step verb takes (dc cvau I, dsb ish, ...), and
+// which verbs take a unit index after it.
+const std::map<std::string, std::vector<std::string>> kStepOptions{
+    {"dc", {"cvau"}}, {"ic", {"ivau"}}, {"dsb", {"ish", "sy"}}, {"dmb", {"ish", "ishst", "sy", "st"}}};
+bool armStep(const std::string& verb) { return verb != "write" && verb != "sync" && verb != "flush" && verb != "wait"; }
 
 class SpecLoader {
  public:
@@ -319,6 +334,7 @@ class SpecLoader {
     size_t before = errors_.size();
     spec_.target = defaultTarget();  // a spec without [target]
     loadTarget(table(root, "target", "[target]"));
+    if (auto own = spec_.target.isa->architectedFetch()) spec_.model.fetch = *lookup(kFetchKinds, *own);
     const toml::table* site = table(root, "site", "[site]");
     if (site) loadSite(*site);
     else if (!root.get("site")) error(top, "missing [site] (at least `words = N`)");
@@ -596,11 +612,27 @@ class SpecLoader {
   }
 
   void loadModel(const toml::table& t) {
-    onlyKeys(t, {"fetch", "line_bytes", "preemption", "delay_slot_interrupts", "unpredictable"},
+    onlyKeys(t, {"fetch", "cache_type", "line_bytes", "preemption", "delay_slot_interrupts", "unpredictable"},
              "in [model]");
     ModelSpec& m = spec_.model;
     if (const toml::node* n = t.get("fetch"))
-      if (auto f = choice(*n, "fetch model", kFetchKinds)) m.fetch = *f;
+      if (auto f = choice(*n, "fetch model", kFetchKinds)) {
+        // An architecture that defines how instruction fetch sees changes
+        // (arm64) is proven in that model only: another would claim
+        // coherence the hardware does not give.
+        auto own = spec_.target.isa->architectedFetch();
+        std::string isa(spec_.target.isa->family());
+        if (own && name(*f) != *own)
+          error(at(*n), isa + " instruction fetch follows its architecture's model: fetch = \"" + std::string(*own) +
+                            "\" (the default), not \"" + std::string(name(*f)) + "\"");
+        else if (!own && *f == FetchKind::Arm)
+          error(at(*n), "fetch = \"arm\" is the AArch64 model; " + isa + " uses sc, weak or stale");
+        else m.fetch = *f;
+      }
+    if (const toml::node* n = t.get("cache_type")) {
+      if (m.fetch != FetchKind::Arm) error(at(*n), "cache_type applies to fetch = \"arm\" only");
+      else if (auto c = choice(*n, "cache_type", kCacheTypes)) m.cacheType = *c;
+    }
     if (const toml::node* n = t.get("line_bytes"))
       if (auto b = integer(*n, "line_bytes")) {
         if (*b < 4 || *b > 65536 || !isPowerOfTwo(uint64_t(*b)))
@@ -659,7 +691,8 @@ class SpecLoader {
     spec_.transitions.push_back(std::move(tr));
   }
 
-  // write I | write I = "insn" | sync | flush | wait
+  // write I | write I = "insn" | sync | flush | wait, and on arm64
+  // dc cvau I | dsb ish | dmb ish | ic ivau I | isb | ipi
   std::optional<StepSpec> step(const std::string& text, SourceLocation start) {
     auto where = [&](size_t offset) { return spec_.locate(start, offset); };
     StepSpec s;
@@ -669,37 +702,63 @@ class SpecLoader {
     auto skipSpace = [&] {
       while (i < text.size() && std::isspace((unsigned char)text[i])) ++i;
     };
+    auto word = [&] {
+      size_t from = i;
+      while (i < text.size() && std::isalpha((unsigned char)text[i])) ++i;
+      std::string w = text.substr(from, i - from);
+      for (char& ch : w) ch = char(std::tolower((unsigned char)ch));
+      return w;
+    };
     skipSpace();
     size_t verbAt = i;
-    while (i < text.size() && std::isalpha((unsigned char)text[i])) ++i;
-    std::string verb = text.substr(verbAt, i - verbAt);
-    const std::string usage = "steps are: write I, write I = \"insn\", sync, flush, wait";
+    std::string verb = word();
+    bool arm = spec_.target.isa->architectedFetch() == std::optional<std::string_view>("arm");
+    const std::string usage = arm ? "steps are: write I, write I = \"insn\", dc cvau I, dsb ish, ic ivau I, "
+                                    "dmb ish (or sync), isb, ipi, flush, wait"
+                                  : "steps are: write I, write I = \"insn\", sync, flush, wait";
     auto kind = lookup(kSteps, verb);
-    if (kind && *kind != StepSpec::Kind::Write) {
-      s.kind = *kind;
+    if (!kind || (armStep(verb) && !arm)) {
+      std::string got = verb.empty() ? text.substr(verbAt) : verb;
+      std::string why = kind ? "'" + verb + "' is an arm64 step" : "unknown step '" + got + "'" + didYouMean(verb, namesOf(kSteps));
+      error(where(verbAt), why + "; " + usage);
+      return std::nullopt;
+    }
+    s.kind = *kind;
+    if (auto opt = kStepOptions.find(verb); opt != kStepOptions.end()) {
+      skipSpace();
+      size_t optAt = i;
+      std::string o = word();
+      if (std::find(opt->second.begin(), opt->second.end(), o) == opt->second.end()) {
+        std::string allowed;
+        for (const std::string& a : opt->second) allowed += (allowed.empty() ? "" : ", ") + a;
+        error(where(optAt), "'" + verb + "' takes " + allowed + (o.empty() ? "" : ", not '" + o + "'") + "; " + usage);
+        return std::nullopt;
+      }
+    }
+    bool indexed = *kind == StepSpec::Kind::Write || *kind == StepSpec::Kind::DcCvau || *kind == StepSpec::Kind::IcIvau;
+    if (!indexed) {
       skipSpace();
       if (i == text.size()) return s;
-      error(where(i), "'" + verb + "' takes nothing after it; " + usage);
+      std::string spelled = text.substr(verbAt, i - verbAt);
+      while (!spelled.empty() && std::isspace((unsigned char)spelled.back())) spelled.pop_back();
+      error(where(i), "'" + spelled + "' takes nothing after it; " + usage);
       return std::nullopt;
     }
-    if (!kind) {
-      std::string got = verb.empty() ? text.substr(verbAt) : verb;
-      error(where(verbAt), "unknown step '" + got + "'" + didYouMean(verb, namesOf(kSteps)) + "; " + usage);
-      return std::nullopt;
-    }
-    s.kind = StepSpec::Kind::Write;
     skipSpace();
     size_t indexAt = i;
     bool negative = i < text.size() && text[i] == '-';
     if (negative) ++i;
     size_t digitsAt = i;
     while (i < text.size() && std::isdigit((unsigned char)text[i])) ++i;
-    auto index = i > digitsAt && i - digitsAt < 6 ? parseNumber(text.substr(digitsAt, i - digitsAt)) : std::nullopt;
+    std::optional<uint64_t> index;
+    if (i > digitsAt && i - digitsAt < 6) index = parseNumber(text.substr(digitsAt, i - digitsAt));
+    std::string spelled = text.substr(verbAt, digitsAt - verbAt - (negative ? 1 : 0));
+    while (!spelled.empty() && std::isspace((unsigned char)spelled.back())) spelled.pop_back();
     if (!index) {
-      error(where(indexAt), "'write' needs a word index (write I or write I = \"insn\"); " + usage);
+      error(where(indexAt), "'" + spelled + "' needs a word index (" + spelled + " I" + (*kind == StepSpec::Kind::Write ? " or write I = \"insn\"" : "") + "); " + usage);
       return std::nullopt;
     }
-    long long written = negative ? -(long long)*index : (long long)*index;
+    long long magnitude = (long long)*index, written = negative ? -magnitude : magnitude;
     auto unit = spec_.unitIndex(written);
     s.index = unit.value_or(0);
     if (spec_.words && !unit) {
@@ -711,8 +770,14 @@ class SpecLoader {
       std::string data = spec_.before.empty() ? ""
                          : spec_.before.size() == 1 ? "; data unit -1"
                                                     : "; data units -" + std::to_string(spec_.before.size()) + "..-1";
-      error(where(indexAt), "write " + std::to_string(written) + " is outside the site and its body (" + site +
+      error(where(indexAt), spelled + " " + std::to_string(written) + " is outside the site and its body (" + site +
                                 "; " + body + data + ")");
+    }
+    if (*kind != StepSpec::Kind::Write) {
+      skipSpace();
+      if (i == text.size()) return s;
+      error(where(i), "unexpected text after '" + spelled + " " + std::to_string(written) + "'");
+      return std::nullopt;
     }
     skipSpace();
     if (i == text.size()) return s;
@@ -820,5 +885,13 @@ std::string_view name(FetchKind f) {
 }
 
 std::optional<FetchKind> fetchKindNamed(std::string_view n) { return lookup(kFetchKinds, n); }
+
+std::string_view name(CacheType c) {
+  for (const auto& [n, k] : kCacheTypes)
+    if (k == c) return n;
+  return "?";
+}
+
+std::optional<CacheType> cacheTypeNamed(std::string_view n) { return lookup(kCacheTypes, n); }
 
 }  // namespace patchcheck

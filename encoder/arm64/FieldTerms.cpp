@@ -112,6 +112,8 @@ z3::expr ruleTerm(FieldRule r, const z3::expr& w) {
     case FieldRule::MovSp: return w.extract(4, 0) == c.bv_val(31, 5) || w.extract(9, 5) == c.bv_val(31, 5);
     case FieldRule::SysRegRead: return sysreg(w, false);
     case FieldRule::SysRegWrite: return sysreg(w, true);
+    case FieldRule::CondNotAlNv: return w.extract(15, 13) != c.bv_val(7, 3);
+    case FieldRule::SameRnRm: return w.extract(9, 5) == w.extract(20, 16) && w.extract(15, 13) != c.bv_val(7, 3);
   }
   return c.bool_val(false);
 }
@@ -127,6 +129,8 @@ uint32_t ruleBits(FieldRule r) {
     case FieldRule::MovWide: case FieldRule::MovWideNotW: return 0x007fffe0;
     case FieldRule::MovSp: return 0x000003ff;
     case FieldRule::SysRegRead: case FieldRule::SysRegWrite: return 0x000fffe0;
+    case FieldRule::CondNotAlNv: return 0x0000e000;
+    case FieldRule::SameRnRm: return 0x001fe3e0;
   }
   return 0;
 }

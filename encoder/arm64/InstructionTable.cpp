@@ -98,6 +98,7 @@ constexpr InstrDesc kTable[] = {
     {"brk", Op::Brk, 0xd4200000, {O::Imm16}},
     {"svc", Op::Svc, 0xd4000001, {O::Imm16}},
     {"hvc", Op::Hvc, 0xd4000002, {O::Imm16}, PR},
+    {"eret", Op::Eret, 0xd69f03e0, {}, BR | PR},  // returns to ELR_EL1 (from EL1 or higher)
     {"udf", Op::Udf, 0x00000000, {O::UdfImm16}},
     {"isb", Op::Isb, 0xd50330df | crm(15), {}, AL},
     {"isb", Op::Isb, 0xd50330df, {O::IsbOpt}},
@@ -206,6 +207,29 @@ constexpr InstrDesc kTable[] = {
     {"ands", Op::Ands, 0x6a000000, {O::Wd, O::Wn, O::LogShiftedW}},
     {"bics", Op::Bics, 0xea200000, {O::Xd, O::Xn, O::LogShiftedX}},
     {"bics", Op::Bics, 0x6a200000, {O::Wd, O::Wn, O::LogShiftedW}},
+
+    // --- conditional select. Aliases first (Arm ARM C6 preferred
+    // disassembly): cset/csetm when both sources are the zero register,
+    // before cinc/cinv, which otherwise take any Rn = Rm; none of them for
+    // al or nv, whose inverse means the same condition.
+    {"cset", Op::Csinc, 0x9a9f07e0, {O::Xd, O::InvCond}, AL, R::CondNotAlNv},
+    {"cset", Op::Csinc, 0x1a9f07e0, {O::Wd, O::InvCond}, AL, R::CondNotAlNv},
+    {"csetm", Op::Csinv, 0xda9f03e0, {O::Xd, O::InvCond}, AL, R::CondNotAlNv},
+    {"csetm", Op::Csinv, 0x5a9f03e0, {O::Wd, O::InvCond}, AL, R::CondNotAlNv},
+    {"cinc", Op::Csinc, 0x9a800400, {O::Xd, O::XnRm, O::InvCond}, AL, R::SameRnRm},
+    {"cinc", Op::Csinc, 0x1a800400, {O::Wd, O::WnRm, O::InvCond}, AL, R::SameRnRm},
+    {"cinv", Op::Csinv, 0xda800000, {O::Xd, O::XnRm, O::InvCond}, AL, R::SameRnRm},
+    {"cinv", Op::Csinv, 0x5a800000, {O::Wd, O::WnRm, O::InvCond}, AL, R::SameRnRm},
+    {"cneg", Op::Csneg, 0xda800400, {O::Xd, O::XnRm, O::InvCond}, AL, R::SameRnRm},
+    {"cneg", Op::Csneg, 0x5a800400, {O::Wd, O::WnRm, O::InvCond}, AL, R::SameRnRm},
+    {"csel", Op::Csel, 0x9a800000, {O::Xd, O::Xn, O::Xm, O::Cond}},
+    {"csel", Op::Csel, 0x1a800000, {O::Wd, O::Wn, O::Wm, O::Cond}},
+    {"csinc", Op::Csinc, 0x9a800400, {O::Xd, O::Xn, O::Xm, O::Cond}},
+    {"csinc", Op::Csinc, 0x1a800400, {O::Wd, O::Wn, O::Wm, O::Cond}},
+    {"csinv", Op::Csinv, 0xda800000, {O::Xd, O::Xn, O::Xm, O::Cond}},
+    {"csinv", Op::Csinv, 0x5a800000, {O::Wd, O::Wn, O::Wm, O::Cond}},
+    {"csneg", Op::Csneg, 0xda800400, {O::Xd, O::Xn, O::Xm, O::Cond}},
+    {"csneg", Op::Csneg, 0x5a800400, {O::Wd, O::Wn, O::Wm, O::Cond}},
 
     // --- pc-relative addresses
     {"adr", Op::Adr, 0x10000000, {O::Xd, O::AdrLabel}},
@@ -335,6 +359,8 @@ bool satisfiesRule(FieldRule r, uint32_t w) {
       const SystemRegister* s = systemRegister((w >> 5) & 0x7fff);
       return s && s->writable;
     }
+    case FieldRule::CondNotAlNv: return ((w >> 13) & 7) != 7;
+    case FieldRule::SameRnRm: return rnOf(w) == rmOf(w) && ((w >> 13) & 7) != 7;
   }
   return false;
 }

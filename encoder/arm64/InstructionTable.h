@@ -60,8 +60,13 @@ enum class Opnd : uint8_t {
   MemP7PreW, MemP7PreX,  // [Xn|SP, #simm7 * size]!
   Post7W, Post7X,        // #simm7 * size after [Xn|SP]
   SysReg,    // mrs/msr system register o0:op1:CRn:CRm:op2, bits 19-5
+  // conditional select
+  Cond,      // condition eq..nv, bits 15-12
+  InvCond,   // cset, cinc, ...: bits 15-12 hold the inverse of the condition
+             // written, which may not be al or nv
+  XnRm, WnRm,  // cinc, cinv, cneg: one register written to both Rn and Rm
 };
-constexpr unsigned kOpndKinds = unsigned(Opnd::SysReg) + 1;
+constexpr unsigned kOpndKinds = unsigned(Opnd::WnRm) + 1;
 
 // Semantic identity: aliases share the Op of the instruction they spell
 // (every hint is Hint: the number says which; mov is Orr, Movz, ...).
@@ -79,6 +84,8 @@ enum class Op : uint16_t {
   Ldr, Str, Ldrb, Strb, Ldrh, Strh, Ldrsw, Ldp, Stp,
   DcCvau, DcCivac, DcCvac, DcIvac, DcZva, IcIvau, IcIallu, IcIalluis,
   Mrs, Msr, MsrDaifSet, MsrDaifClr,
+  Csel, Csinc, Csinv, Csneg,
+  Eret,
 };
 
 enum Flag : uint16_t {
@@ -109,6 +116,9 @@ enum class FieldRule : uint8_t {
   MovSp,          // Rd or Rn is 31: mov alias of add #0 to or from sp
   SysRegRead,     // a system register mrs may name (SystemNames.h)
   SysRegWrite,    // a system register msr may name
+  CondNotAlNv,    // cond is not 111x (al, nv): cset, csetm, whose Rn and Rm are fixed
+  SameRnRm,       // Rn == Rm and cond is not 111x: cinc, cinv, cneg (the Arm ARM's
+                  // preferred disassembly; cset/csetm come first for Rn = 31)
 };
 
 struct InstrDesc {
@@ -164,6 +174,8 @@ constexpr uint32_t operandBits(Opnd k) {
     case Opnd::MemP7W: case Opnd::MemP7X: case Opnd::MemP7PreW: case Opnd::MemP7PreX: return 0x003f83e0;
     case Opnd::Post7W: case Opnd::Post7X: return 0x003f8000;
     case Opnd::SysReg: return 0x000fffe0;
+    case Opnd::Cond: case Opnd::InvCond: return 0x0000f000;
+    case Opnd::XnRm: case Opnd::WnRm: return 0x001f03e0;
   }
   return 0;
 }

@@ -209,7 +209,9 @@ class Encoding {
   std::optional<Mismatch> operand(Opnd k, Piece p, const std::optional<Piece>& modifier) {
     if (const RegisterKind* rk = registerKind(k); rk && !isMemoryKind(k)) {
       unsigned n;
-      return reg(k, p, n, *rk);
+      auto m = reg(k, p, n, *rk);
+      if (!m && (k == Opnd::XnRm || k == Opnd::WnRm)) place(k, 1, n);  // cinc Xd, Xn: Rm = Rn
+      return m;
     }
     if (isLabelKind(k)) return label(k, p);
     if (isMemoryKind(k)) return memory(k, p);
@@ -258,6 +260,18 @@ class Encoding {
       }
       case Opnd::WideX: case Opnd::WideW: return wide(k, p, modifier);
       case Opnd::MovzX: case Opnd::MovzW: case Opnd::MovnX: case Opnd::MovnW: return moveWide(k, p);
+      case Opnd::Cond: case Opnd::InvCond: {
+        auto cond = parseCondition(lower(p.text));
+        if (!cond) return bad(p, "expected a condition (" + std::string(syntaxOf(k)) + "), got '" + std::string(p.text) + "'");
+        if (k == Opnd::Cond) {
+          place(k, 0, *cond);
+          return std::nullopt;
+        }
+        // The alias encodes the inverse; al and nv have none that differs.
+        if (*cond >= 14) return bad(p, "'" + std::string(p.text) + "' is not allowed here (al and nv never change)", true);
+        place(k, 0, *cond ^ 1);
+        return std::nullopt;
+      }
       case Opnd::SysReg: {
         const SystemRegister* s = systemRegisterNamed(p.text);
         if (!s) return bad(p, "unknown system register '" + std::string(p.text) + "' (patchcheck knows " + knownSystemRegisters() + ")", true);
@@ -612,6 +626,10 @@ std::string_view syntaxOf(Opnd k) {
     case Opnd::MemRegB: case Opnd::MemRegH: case Opnd::MemRegW: case Opnd::MemRegX:
       return "[Xn|SP, Xm|Wm{, extend {#amount}}]";
     case Opnd::SysReg: return "system register";
+    case Opnd::Cond: return "eq|ne|cs|hs|cc|lo|mi|pl|vs|vc|hi|ls|ge|lt|gt|le|al|nv";
+    case Opnd::InvCond: return "eq|ne|cs|hs|cc|lo|mi|pl|vs|vc|hi|ls|ge|lt|gt|le";
+    case Opnd::XnRm: return "Xn|XZR";
+    case Opnd::WnRm: return "Wn|WZR";
   }
   return "";
 }

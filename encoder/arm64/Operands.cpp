@@ -17,6 +17,8 @@ constexpr RegisterKind kRegisters[] = {
     {kRd, true, false}, {kRd, false, false}, {kRt2, true, false}, {kRt2, false, false},  // Xt Wt Xt2 Wt2
 };
 constexpr RegisterKind kBase{kRn, true, true};
+// cinc and its kin: the register is printed from Rn (Rm holds a copy).
+constexpr RegisterKind kSameX{kRn, true, false}, kSameW{kRn, false, false};
 
 }  // namespace
 
@@ -57,6 +59,8 @@ Layout layoutOf(Opnd k) {
       return two(kRn, {15, 7});
     case Opnd::Post7W: case Opnd::Post7X: return one({15, 7});
     case Opnd::SysReg: return one({5, 15});
+    case Opnd::Cond: case Opnd::InvCond: return one({12, 4});
+    case Opnd::XnRm: case Opnd::WnRm: return two(kRn, kRm);
   }
   return {};
 }
@@ -64,6 +68,8 @@ Layout layoutOf(Opnd k) {
 const RegisterKind* registerKind(Opnd k) {
   if (k >= Opnd::Xd && k <= Opnd::Wt2) return &kRegisters[unsigned(k) - unsigned(Opnd::Xd)];
   if (isMemoryKind(k)) return &kBase;
+  if (k == Opnd::XnRm) return &kSameX;
+  if (k == Opnd::WnRm) return &kSameW;
   return nullptr;
 }
 

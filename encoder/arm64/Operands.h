@@ -35,7 +35,8 @@ struct RegisterKind {
   bool wide = true;  // X (64-bit) or W (32-bit)
   bool sp = false;   // 31 is sp/wsp rather than xzr/wzr
 };
-// Register operands (and the base of memory operands); nothing for others.
+// Register operands (and the base of memory operands; Rn of XnRm and WnRm,
+// whose Rm repeats it); nothing for others.
 const RegisterKind* registerKind(Opnd);
 
 // The access size, as log2 bytes, of a memory operand kind (scaled offsets

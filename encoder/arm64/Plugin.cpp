@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "encoder/arm64/Assembler.h"
+#include "encoder/arm64/Decoder.h"
 #include "encoder/arm64/Printer.h"
 #include "encoder/arm64/SymbolicWord.h"
 
@@ -91,6 +92,22 @@ class Arm64Isa final : public patchcheck::IsaPlugin {
     return {{"kernel-text", 0xffff800080000000ull, 0xffff800087ffffffull},
             {"module-text", 0xffff800000000000ull, 0xffff80007fffffffull},
             {"vmalloc", 0xffff800080000000ull, 0xfffffbffefffffffull}};
+  }
+
+  std::optional<std::string_view> architectedFetch() const override { return "arm"; }
+  // The Arm ARM's list for concurrent modification and execution (CMODX,
+  // B2.2.5; ../shared/FACTS-arm64.md): old and new must both be on it.
+  bool concurrentlyModifiable(const Unit& u) const override {
+    if (!unitOf(u).isInstruction()) return true;
+    const InstrDesc* d = decode(uint32_t(u.bits));
+    if (!d) return false;
+    switch (d->op) {
+      case Op::B: case Op::BCond: case Op::Bl: case Op::Brk: case Op::Cbnz: case Op::Cbz: case Op::Hvc:
+      case Op::Isb: case Op::Svc: case Op::Tbnz: case Op::Tbz:
+        return true;
+      case Op::Hint: return uint32_t(u.bits) == 0xd503201f;  // NOP only, not every hint (BTI, PACIASP)
+      default: return false;
+    }
   }
 
   std::string tableText() const override {

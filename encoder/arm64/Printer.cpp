@@ -130,6 +130,8 @@ class OperandPrinter {
         s_ += ']';
         return;
       }
+      case Opnd::Cond: s_ += conditionName(field(0)); return;
+      case Opnd::InvCond: s_ += conditionName(field(0) ^ 1); return;  // the alias names the inverse
       case Opnd::SysReg: {
         const SystemRegister* r = systemRegister(field(0));
         if (r) {

@@ -108,25 +108,41 @@ std::optional<Relocation> relocationOf(const AssembledUnit& u) {
   if (!u.desc) {
     r.kind = u.bytes == 8 ? "abs64" : "abs32";
     r.formula = "S";
+    r.pieces = {{0, 8 * u.bytes, 0}};
     return r;
   }
   r.relativeTo = u.address;  // A64 pc-relative fields count from the instruction itself
+  Layout l = layoutOf(op->kind);
+  // The formula's low bits fill field `f` (one run) of the operand.
+  auto whole = [&](unsigned f, unsigned width) { r.pieces = {{0, width, l.fields[f].shift}}; };
   switch (op->kind) {
-    case Opnd::Label26: r.kind = u.desc->op == Op::Bl ? "call26" : "jump26", r.formula = "(S - P) >> 2"; break;
-    case Opnd::Label19:
-      r.kind = (u.desc->flags & kLoad) ? "ld_prel_lo19" : "condbr19", r.formula = "(S - P) >> 2";
+    case Opnd::Label26: case Opnd::Label14: case Opnd::Label19:
+      r.kind = op->kind == Opnd::Label26 ? (u.desc->op == Op::Bl ? "call26" : "jump26")
+               : op->kind == Opnd::Label14 ? "tstbr14"
+               : (u.desc->flags & kLoad)   ? "ld_prel_lo19"
+                                           : "condbr19";
+      r.formula = "(S - P) >> 2";
+      whole(0, l.fields[0].width);
       break;
-    case Opnd::Label14: r.kind = "tstbr14", r.formula = "(S - P) >> 2"; break;
-    case Opnd::AdrLabel: r.kind = "adr_prel_lo21"; break;      // immlo:immhi: no one field
-    case Opnd::AdrpLabel: r.kind = "adr_prel_pg_hi21"; break;  // pages from the instruction's page; split too
+    case Opnd::AdrLabel: case Opnd::AdrpLabel:
+      // The 21-bit offset (bytes for ADR, 4 KiB pages from the
+      // instruction's page for ADRP) is split: immhi = bits 20:2, immlo = 1:0.
+      r.kind = op->kind == Opnd::AdrLabel ? "adr_prel_lo21" : "adr_prel_pg_hi21";
+      r.formula = op->kind == Opnd::AdrLabel ? "S - P" : "(S >> 12) - (P >> 12)";
+      r.pieces = {{2, l.fields[0].width, l.fields[0].shift}, {0, l.fields[1].width, l.fields[1].shift}};
+      break;
     case Opnd::AddImm:
       r.kind = "add_abs_lo12_nc", r.relativeTo.reset(), r.text = ":lo12:" + r.text, r.formula = "S & 0xfff";
+      whole(0, 12);
       break;
-    default:
-      r.kind = "ldst" + std::to_string(8u << accessScale(op->kind)) + "_abs_lo12_nc";
-      r.formula = "(S & 0xfff) >> " + std::to_string(accessScale(op->kind));
+    default: {  // :lo12: of an unsigned-offset load or store, in units of the access size
+      unsigned scale = accessScale(op->kind);
+      r.kind = "ldst" + std::to_string(8u << scale) + "_abs_lo12_nc";
+      r.formula = "(S & 0xfff) >> " + std::to_string(scale);
       r.relativeTo.reset(), r.text = ":lo12:" + r.text;
+      whole(1, 12 - scale);
       break;
+    }
   }
   return r;
 }

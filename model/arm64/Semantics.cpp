@@ -94,8 +94,16 @@ class Execution {
     effect_.faults.push_back(Fault{k, w, detail.empty() ? text() : text() + ": " + detail});
   }
   void effect(std::string what, const z3::expr& address, EffectKind kind,
-              std::optional<z3::expr> value = std::nullopt) {
-    s_.effects.push_back(SideEffect{std::move(what), address.simplify(), std::move(value), kind});
+              std::optional<z3::expr> value = std::nullopt, Ordering ordering = Ordering::None) {
+    s_.effects.push_back(SideEffect{std::move(what), address.simplify(), std::move(value), kind, ordering});
+  }
+  // dmb / dsb by their CRm option: the domain (bits 3-2) does not matter to
+  // one shareable domain; the type (bits 1-0) does: 3 all, 2 stores, 1 loads.
+  Ordering barrierOrdering(Op op) const {
+    unsigned types = (bits() >> 8) & 3;
+    if (op == Op::Isb) return Ordering::ContextSync;
+    if (op == Op::Dsb) return types == 3 ? Ordering::Completion : Ordering::None;
+    return types == 3 ? Ordering::Full : types == 2 ? Ordering::Stores : types == 1 ? Ordering::Loads : Ordering::None;
   }
   void transfer(const z3::expr& taken, const z3::expr& target) {
     effect_.control = Control{Control::Kind::Compact, taken.simplify(), target.simplify(), false, false};
@@ -177,6 +185,7 @@ class Execution {
   void addSubExtended(Op op);
   void logicalImmediate(Op op);
   void logicalShifted(Op op);
+  void conditionalSelect(Op op);
   void hint();
   void pointerAuthentication(unsigned dest, const z3::expr& modifier, bool keyB);
   void loadStore(Op op);
@@ -264,6 +273,22 @@ void Execution::logicalShifted(Op op) {
                                                                                    : a ^ b;
   if (op == Op::Ands || op == Op::Bics) logicalFlags(r);
   set(rd(), r);
+}
+
+// csel, csinc, csinv, csneg: Rd = cond ? Rn : Rm, Rm + 1, NOT Rm or -Rm
+// (register 31 is the zero register). The aliases (cset, cinc, cneg, ...)
+// are these encodings with Rn = Rm and the condition inverted, so the
+// fields say everything; al and nv select Rn.
+void Execution::conditionalSelect(Op op) {
+  bool wide = sf();
+  z3::expr a = R(rn(), wide), b = R(rm(), wide);
+  switch (op) {
+    case Op::Csinc: b = b + bv(1, wide ? 64 : 32); break;
+    case Op::Csinv: b = ~b; break;
+    case Op::Csneg: b = -b; break;
+    default: break;  // csel
+  }
+  set(rd(), z3::ite(conditionHolds((bits() >> 12) & 15), a, b));
 }
 
 // Pointer authentication, modelled so that signing and authenticating
@@ -434,7 +459,8 @@ void Execution::systemRegisterAccess(Op op) {
     setFlags(on(31), on(30), on(29), on(28));
     return;
   }
-  effect(text(), pc_, EffectKind::SystemWrite, v.simplify());
+  effect(text(), pc_, EffectKind::SystemWrite, v.simplify(),
+         name == "elr_el1" ? Ordering::ExceptionReturnAddress : Ordering::None);
 }
 
 void Execution::cacheMaintenance(Op op) {
@@ -447,6 +473,10 @@ void Execution::cacheMaintenance(Op op) {
       return;
     }
     case Op::IcIallu: case Op::IcIalluis: effect(text(), pc_, EffectKind::CacheOp); return;
+    case Op::DcCvau: effect(text(), address, EffectKind::CacheOp, std::nullopt, Ordering::CleanToUnification); return;
+    case Op::IcIvau:
+      effect(text(), address, EffectKind::CacheOp, std::nullopt, Ordering::InvalidateInstruction);
+      return;
     default: effect(text(), address, EffectKind::CacheOp); return;  // no effect on data
   }
 }
@@ -495,7 +525,17 @@ StepEffect Execution::run() {
     case Op::Svc: fault(FaultKind::Syscall, c_.bool_val(true), ""); break;
     case Op::Hvc: fault(FaultKind::Syscall, c_.bool_val(true), "hypervisor call"); break;
     case Op::Udf: fault(FaultKind::ReservedInstruction, c_.bool_val(true), "permanently undefined"); break;
-    case Op::Isb: case Op::Dsb: case Op::Dmb: effect(text(), pc_, EffectKind::Barrier); break;
+    case Op::Isb: case Op::Dsb: case Op::Dmb:
+      effect(text(), pc_, EffectKind::Barrier, std::nullopt, barrierOrdering(op));
+      break;
+    case Op::Eret:
+      // To ELR_EL1 with PSTATE from SPSR_EL1: the pass leaves, as with MIPS
+      // eret. It is also a context synchronization event, as isb is (with
+      // FEAT_ExS only when SCTLR_EL1.EOS is 1: INIT_SCTLR_EL1_MMU_ON sets it).
+      effect(text(), pc_, EffectKind::Barrier, std::nullopt, Ordering::ContextSync);
+      effect(text(), pc_, EffectKind::ExceptionReturn);
+      fault(FaultKind::Eret, c_.bool_val(true), "exception return");
+      break;
 
     // --- data processing
     case Op::Movz: case Op::Movn: case Op::Movk: moveWide(op); break;
@@ -507,6 +547,7 @@ StepEffect Execution::run() {
     case Op::Bics:
       logicalShifted(op);
       break;
+    case Op::Csel: case Op::Csinc: case Op::Csinv: case Op::Csneg: conditionalSelect(op); break;
     case Op::Adr: {
       z3::expr imm = z3::concat(f_.field({5, 19}), f_.field({29, 2}));
       set(rdOf(bits()), pcPlus(z3::sext(imm, 43)));

@@ -13,8 +13,10 @@
 // mode cannot run them: instructions the model reports a possible fault
 // for (they are retried), values the model holds unknown (system
 // registers other than NZCV, pointer authentication, chkfeat), privileged
-// rows, exception-generating rows and memory accesses outside the case's
-// scratch buffer or its own code.
+// rows, exception-generating rows, eret (UNDEFINED at EL0, where
+// qemu-user runs: SIGILL; its semantics, leaving the pass, are
+// unit.arm64_semantics') and memory accesses outside the case's scratch
+// buffer or its own code.
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
@@ -254,6 +256,8 @@ class SequenceMaker {
     uint32_t w = row.match;
     for (Opnd k : row.operands)
       if (!isMemoryKind(k) && !isPostIndex(k)) w |= uint32_t(dice_.bits()) & operandBits(k);
+    for (Opnd k : row.operands)  // cinc, cinv, cneg: Rm repeats Rn, or the word is csinc, ...
+      if (k == Opnd::XnRm || k == Opnd::WnRm) w = (w & ~(31u << 16)) | (rnOf(w) << 16);
     if (row.op == Op::Hint && row.operands[0] == Opnd::Hint7) {
       unsigned n = (w >> 5) & 0x7f;
       if (isPointerAuthenticationHint(n) || n == 2 || n == 3 || n == 40) return std::nullopt;
@@ -339,8 +343,11 @@ class SequenceMaker {
 class BranchMaker {
  public:
   explicit BranchMaker(Dice& d) : dice_(d) {
-    for (const InstrDesc& row : instructionTable())
+    for (const InstrDesc& row : instructionTable()) {
+      // eret is UNDEFINED at EL0: qemu-user would stop with SIGILL.
+      if (row.op == Op::Eret) continue;
       if (row.isBranch() && !(row.flags & kAsmOnly)) rows_.push_back(&row);
+    }
   }
 
   // cs.address must be set; fills the words and adjusts entry values.

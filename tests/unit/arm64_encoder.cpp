@@ -63,6 +63,33 @@ TEST_CASE("arm64 words of the ftrace facts", "[arm64_encoder]") {
   CHECK(d == "bl\t0xffff800080000008");
 }
 
+TEST_CASE("arm64 conditional select prints its aliases as objdump does", "[arm64_encoder]") {
+  // Words and texts from GNU as 2.40 / objdump (llvm-mc 14 agrees).
+  auto text = [](uint64_t w) { return arm64Target().isa->disassemble(w, 4, 0, arm64Target()); };
+  CHECK(text(0x9a9f17e0) == "cset\tx0, eq");          // csinc x0, xzr, xzr, ne
+  CHECK(text(0x1a9f37e3) == "cset\tw3, cs");          // hs is printed cs
+  CHECK(text(0xda9f13e0) == "csetm\tx0, eq");
+  CHECK(text(0x9a811420) == "cinc\tx0, x1, eq");
+  CHECK(text(0x5a83b060) == "cinv\tw0, w3, ge");
+  CHECK(text(0xda838460) == "cneg\tx0, x3, ls");
+  CHECK(text(0xda9f17e0) == "cneg\tx0, xzr, eq");     // csneg has no cset-like alias
+  // No alias for al or nv, nor when the registers differ.
+  CHECK(text(0x9a9fe7e0) == "csinc\tx0, xzr, xzr, al");
+  CHECK(text(0x9a81f420) == "csinc\tx0, x1, x1, nv");
+  CHECK(text(0xda83e460) == "csneg\tx0, x3, x3, al");
+  CHECK(text(0x9a8107e0) == "csinc\tx0, xzr, x1, eq");
+  CHECK(text(0x9a9f0420) == "csinc\tx0, x1, xzr, eq");
+  CHECK(text(0x9a810020) == "csel\tx0, x1, x1, eq");
+  CHECK(text(0x1a82f020) == "csel\tw0, w1, w2, nv");
+  CHECK(text(0xd69f03e0) == "eret");
+  // cinc of the zero register is cset, as GNU as makes it.
+  CHECK(words("cinc x3, xzr, eq\ncset w3, hs\ncsetm x3, lo\neret") ==
+        std::vector<uint64_t>{0x9a9f17e3, 0x1a9f37e3, 0xda9f23e3, 0xd69f03e0});
+  CHECK(firstError("cinc w1, w2, al").find("operand 3 of 'cinc': 'al' is not allowed here") != std::string::npos);
+  CHECK(firstError("cset x0, nv").find("'nv' is not allowed here") != std::string::npos);
+  CHECK(firstError("csel x0, x1, x2, xx").find("expected a condition") != std::string::npos);
+}
+
 TEST_CASE("arm64 errors carry file:line:column", "[arm64_encoder]") {
   CHECK(firstError("nop\n  frob x0") == "t.s:2:3: error: unknown instruction 'frob'");
   CHECK(firstError("and x0, x1, #5") ==

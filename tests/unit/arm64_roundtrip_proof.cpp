@@ -119,9 +119,13 @@ TEST_CASE("no A64 row's fixed bits overlap its operand fields", "[arm64_roundtri
 TEST_CASE("each rule term is the C++ rule at every value of the bits it reads", "[arm64_roundtrip_proof]") {
   z3::context c;
   z3::expr word = c.bv_const("w", 32);
-  for (FieldRule r : {FieldRule::None, FieldRule::NoRor, FieldRule::ExtendAmount, FieldRule::MemRegOption,
-                      FieldRule::Bitmask, FieldRule::MovBitmaskX, FieldRule::MovBitmaskW, FieldRule::MovWide,
-                      FieldRule::MovWideNotW, FieldRule::MovSp, FieldRule::SysRegRead, FieldRule::SysRegWrite}) {
+  const FieldRule rules[] = {FieldRule::None, FieldRule::NoRor, FieldRule::ExtendAmount, FieldRule::MemRegOption,
+                             FieldRule::Bitmask, FieldRule::MovBitmaskX, FieldRule::MovBitmaskW, FieldRule::MovWide,
+                             FieldRule::MovWideNotW, FieldRule::MovSp, FieldRule::SysRegRead, FieldRule::SysRegWrite,
+                             FieldRule::CondNotAlNv, FieldRule::SameRnRm};
+  // Every rule is listed: the last one's number plus one.
+  CHECK(std::size(rules) == unsigned(FieldRule::SameRnRm) + 1);
+  for (FieldRule r : rules) {
     INFO("rule " << unsigned(r));
     uint32_t bits = ruleBits(r);
     // The mov alias of orr reads Rd only as "is it 31": enumerate Rd 0 and

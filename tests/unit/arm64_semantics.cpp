@@ -175,6 +175,112 @@ TEST_CASE("B.cond branches on every condition as ConditionHolds says", "[arm64_s
   }
 }
 
+TEST_CASE("CSEL selects on every condition as ConditionHolds says", "[arm64_semantics]") {
+  z3::context c;
+  const char* names[] = {"eq", "ne", "cs", "cc", "mi", "pl", "vs", "vc",
+                         "hi", "ls", "ge", "lt", "gt", "le", "al", "nv"};
+  for (unsigned flags = 0; flags < 16; ++flags) {
+    bool n = flags & 8, z = flags & 4, cf = flags & 2, v = flags & 1;
+    bool expected[16] = {z, !z, cf, !cf, n, !n, v, !v, cf && !z, !(cf && !z), n == v, n != v,
+                         n == v && !z, !(n == v && !z), true, true};
+    for (unsigned cond = 0; cond < 16; ++cond) {
+      INFO("csel ... " << names[cond] << " with NZCV " << flags);
+      auto r = run(c, std::string("csel x0, x1, x2, ") + names[cond], {{{1, 111}, {2, 222}}, 0x8000, n, z, cf, v});
+      CHECK(*r.reg(0) == (expected[cond] ? 111u : 222u));
+      CHECK(flagsOf(r) == flags);  // no row of the family sets flags
+    }
+  }
+}
+
+TEST_CASE("CSEL, CSINC, CSINV, CSNEG: Rn when the condition holds, else f(Rm)", "[arm64_semantics]") {
+  z3::context c;
+  struct Case {
+    const char* src;
+    uint64_t ifTrue, ifFalse;  // x0 with Z = 1 (eq holds) and Z = 0
+  };
+  const uint64_t x1 = 0x1111222233334444ull, x2 = 0x8000000000000005ull;
+  const Case cases[] = {
+      {"csel x0, x1, x2, eq", x1, x2},
+      {"csinc x0, x1, x2, eq", x1, x2 + 1},
+      {"csinv x0, x1, x2, eq", x1, ~x2},
+      {"csneg x0, x1, x2, eq", x1, 0 - x2},
+      // 32-bit: the low halves, and bits 63..32 of x0 zero either way
+      {"csel w0, w1, w2, eq", 0x33334444, 0x00000005},
+      {"csinc w0, w1, w2, eq", 0x33334444, 0x00000006},
+      {"csinv w0, w1, w2, eq", 0x33334444, 0xfffffffa},
+      {"csneg w0, w1, w2, eq", 0x33334444, 0xfffffffb},
+      // the zero register as either source
+      {"csinc x0, xzr, xzr, eq", 0, 1},
+      {"csinv w0, wzr, wzr, eq", 0, 0xffffffff},
+  };
+  for (const Case& k : cases) {
+    INFO(k.src);
+    auto t = run(c, k.src, {{{0, ~0ull}, {1, x1}, {2, x2}}, 0x8000, false, true});
+    CHECK(*t.reg(0) == k.ifTrue);
+    auto f = run(c, k.src, {{{0, ~0ull}, {1, x1}, {2, x2}}, 0x8000, false, false});
+    CHECK(*f.reg(0) == k.ifFalse);
+    CHECK(t.faults.empty());
+  }
+  // 32-bit wrap-around: csinc of 0xffffffff is 0, not 0x100000000
+  auto r = run(c, "csinc w0, w1, w2, ne", {{{2, 0x00000007ffffffffull}}, 0x8000, false, true});
+  CHECK(*r.reg(0) == 0);
+  // csneg of the most negative 32-bit value is itself
+  r = run(c, "csneg w0, w1, w2, ne", {{{2, 0x80000000ull}}, 0x8000, false, true});
+  CHECK(*r.reg(0) == 0x80000000ull);
+  // Rd = 31 is the zero register: nothing changes, sp included
+  r = run(c, ".inst 0x9a82003f", {{{1, 5}}, 0x7ff0, false, true});  // csel xzr, x1, x2, eq
+  CHECK(*r.reg(reg::sp) == 0x7ff0);
+}
+
+TEST_CASE("CSET, CSETM, CINC, CINV, CNEG invert the condition they name", "[arm64_semantics]") {
+  z3::context c;
+  struct Case {
+    const char* src;
+    uint64_t ifCarry, ifNoCarry;  // x0 with C = 1 (cs holds) and C = 0
+  };
+  const uint64_t x1 = 0xfffffffffffffffeull;
+  const Case cases[] = {
+      {"cset x0, cs", 1, 0},
+      {"cset w0, cc", 0, 1},
+      {"csetm x0, cs", ~0ull, 0},
+      {"csetm w0, cs", 0xffffffff, 0},         // bits 63..32 zero
+      {"cinc x0, x1, cs", x1 + 1, x1},
+      {"cinc w0, w1, cs", 0xffffffff, 0xfffffffe},
+      {"cinv x0, x1, cs", 1, x1},
+      {"cinv w0, w1, cc", 0xfffffffe, 0x00000001},
+      {"cneg x0, x1, cs", 2, x1},
+      {"cneg w0, w1, cs", 2, 0xfffffffe},
+      {"cneg x0, xzr, cs", 0, 0},
+  };
+  for (const Case& k : cases) {
+    INFO(k.src);
+    auto t = run(c, k.src, {{{0, 0x5555}, {1, x1}}, 0x8000, false, false, true});
+    CHECK(*t.reg(0) == k.ifCarry);
+    auto f = run(c, k.src, {{{0, 0x5555}, {1, x1}}, 0x8000, false, false, false});
+    CHECK(*f.reg(0) == k.ifNoCarry);
+  }
+  // With al (or nv) csinc is no cinc: it always selects Rn.
+  auto r = run(c, "csinc x0, x1, x1, al", {{{1, 41}}});
+  CHECK(*r.reg(0) == 41);
+  r = run(c, "csneg x0, x1, x1, nv", {{{1, 41}}});
+  CHECK(*r.reg(0) == 41);
+}
+
+TEST_CASE("ERET leaves the pass and synchronizes context", "[arm64_semantics]") {
+  z3::context c;
+  auto r = run(c, "eret\nmov x0, #1", {{}});
+  CHECK(hasFault(r, FaultKind::Eret));
+  CHECK(r.stop == "fault");
+  CHECK(*r.reg(0) == 0);  // the mov after it never runs
+  bool exceptionReturn = false, barrier = false;
+  for (const SideEffect& e : r.state.effects) {
+    exceptionReturn = exceptionReturn || e.kind == EffectKind::ExceptionReturn;
+    barrier = barrier || e.kind == EffectKind::Barrier;
+  }
+  CHECK(exceptionReturn);
+  CHECK(barrier);  // a context synchronization event, as isb
+}
+
 TEST_CASE("PC-relative forms: adr, adrp, literal loads, cbz, tbz, bl", "[arm64_semantics]") {
   z3::context c;
   auto r = run(c, "adr x0, .+0x20\nadrp x1, .+0x3000", {{}});

@@ -367,3 +367,47 @@ TEST_CASE("an 8-byte data unit before F on arm64, both data byte orders", "[chec
     CHECK(r.transitions[1].verdict == Verdict::Unsafe);
   }
 }
+
+namespace {
+// The verdicts of a spec's transitions in file order (several share a name).
+std::vector<Verdict> verdicts(const SpecResult& r) {
+  std::vector<Verdict> out;
+  for (const TransitionResult& t : r.transitions) out.push_back(t.verdict);
+  return out;
+}
+}  // namespace
+
+TEST_CASE("Arm: the floor DC CVAU, DSB, IC IVAU, DSB leaves, by cache type", "[checker_model_specs]") {
+  Spec spec = load("arm-floor.toml");
+  REQUIRE(spec.model.fetch == FetchKind::Arm);  // arm64's default
+  REQUIRE(spec.model.cacheType == CacheType::Dic0Idc0);
+  SpecResult idc0 = check(spec);
+  allStatesSafe(idc0);
+  CHECK(verdicts(idc0) == std::vector{Verdict::Safe, Verdict::Unsafe, Verdict::Unsafe});
+  // The stale BRK is what the pass runs.
+  CHECK(idc0.transitions[1].counterexample->rule.find("brk") != std::string::npos);
+
+  spec.model.cacheType = CacheType::Dic0Idc1;  // no clean needed: the invalidation alone is enough
+  CHECK(verdicts(check(spec)) == std::vector{Verdict::Safe, Verdict::Unsafe, Verdict::Safe});
+  spec.model.cacheType = CacheType::Dic1Idc1;  // coherent fetches: the dsb is enough
+  CHECK(verdicts(check(spec)) == std::vector{Verdict::Safe, Verdict::Safe, Verdict::Safe});
+}
+
+TEST_CASE("Arm: CMODX, a live change outside the list is UNSAFE by itself", "[checker_model_specs]") {
+  SpecResult r = check(load("arm-cmodx.toml"));
+  allStatesSafe(r);
+  CHECK(verdicts(r) == std::vector{Verdict::Safe, Verdict::Unsafe, Verdict::Safe});
+  const Counterexample& cx = *r.transitions[1].counterexample;
+  CHECK(cx.rule.find("CMODX") != std::string::npos);
+  CHECK(cx.rule.find("'mov x9, x30' to 'nop'") != std::string::npos);
+}
+
+TEST_CASE("Arm: a fetch of the new word orders the loads after it", "[checker_model_specs]") {
+  SpecResult r = check(load("arm-literal-order.toml"));
+  allStatesSafe(r);
+  CHECK(verdicts(r) == std::vector{Verdict::Safe, Verdict::Safe, Verdict::Unsafe});
+  bool oldLiteral = false;
+  for (const std::string& d : r.transitions[2].counterexample->details)
+    oldLiteral = oldLiteral || d.find("as its old version") != std::string::npos;
+  CHECK(oldLiteral);
+}

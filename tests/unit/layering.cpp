@@ -1,5 +1,5 @@
 // The layers of checker/ (../shared/DESIGN.md, "Layout"): spec/ <- explore/
-// <- report/ <- cli/, each folder including only those before it, and no
+// <- litmus/ <- report/ <- cli/, each folder including only those before it, and no
 // include cycle between files. And the ISA boundary (docs/architecture.md):
 // core code (encoder/*, model/*, checker/**) includes no plug-in folder
 // (encoder/<isa>/, model/<isa>/); it reaches an ISA through encoder/Isa.h
@@ -23,7 +23,8 @@ namespace {
 namespace fs = std::filesystem;
 
 // The folders of checker/, lowest first: each may include those before it.
-const std::vector<std::string> kLayers{"spec", "explore", "report", "cli"};
+// litmus/ (the litmus test and its runner) builds on spec/ and explore/.
+const std::vector<std::string> kLayers{"spec", "explore", "litmus", "report", "cli"};
 
 // One `#include "checker/..."` line.
 struct Include {
@@ -77,12 +78,12 @@ std::vector<std::string> layeringProblems(const std::vector<Include>& includes) 
   for (const Include& i : includes) {
     std::string from = layerOf(i.file);
     if (from.empty()) {
-      if (i.line == 0) out.push_back(i.file + ": lies in none of checker/spec, explore, report, cli");
+      if (i.line == 0) out.push_back(i.file + ": lies in none of checker/spec, explore, litmus, report, cli");
       continue;
     }
     std::string to = layerOf(i.target);
     std::string at = i.file + ":" + std::to_string(i.line) + ": includes \"" + i.target + "\"";
-    if (to.empty()) out.push_back(at + ", which lies in none of checker/spec, explore, report, cli");
+    if (to.empty()) out.push_back(at + ", which lies in none of checker/spec, explore, litmus, report, cli");
     else if (rank(to) > rank(from)) out.push_back(at + ": " + from + "/ may not include " + to + "/");
   }
   return out;
@@ -211,13 +212,17 @@ TEST_CASE("the layering checks name a back edge and a cycle", "[layering]") {
       {"checker/explore/C.h", 5, "checker/explore/A.h"},
       {"checker/report/R.h", 6, "checker/cli/Commands.h"},
       {"checker/cli/Main.cpp", 7, "checker/report/R.h"},
+      {"checker/explore/E.cpp", 8, "checker/litmus/LitmusTest.h"},
+      {"checker/litmus/L.cpp", 9, "checker/explore/Checker.h"},
+      {"checker/report/R.cpp", 10, "checker/litmus/LitmusTest.h"},
       {"checker/Flat.h", 0, ""},
   };
   auto problems = layeringProblems(bad);
-  REQUIRE(problems.size() == 3);
+  REQUIRE(problems.size() == 4);
   CHECK(problems[0] == "checker/spec/Spec.h:3: includes \"checker/explore/Verdict.h\": spec/ may not include explore/");
   CHECK(problems[1] == "checker/report/R.h:6: includes \"checker/cli/Commands.h\": report/ may not include cli/");
-  CHECK(problems[2] == "checker/Flat.h: lies in none of checker/spec, explore, report, cli");
+  CHECK(problems[2] == "checker/explore/E.cpp:8: includes \"checker/litmus/LitmusTest.h\": explore/ may not include litmus/");
+  CHECK(problems[3] == "checker/Flat.h: lies in none of checker/spec, explore, litmus, report, cli");
   auto cycles = includeCycles(bad);
   REQUIRE(cycles.size() == 2);
   CHECK_THAT(cycles[0], Catch::Matchers::Contains("checker/explore/A.cpp:1 includes checker/explore/B.h"));

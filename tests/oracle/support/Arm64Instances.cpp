@@ -19,6 +19,7 @@ using namespace patchcheck::arm64;
 
 bool isRegisterField(Opnd k, unsigned field) {
   if (field == 0 && registerKind(k)) return true;
+  if ((k == Opnd::XnRm || k == Opnd::WnRm) && field == 1) return true;  // Rm, a copy of Rn in cinc
   // Rm of shifted and extended operands and of register offsets
   if ((k == Opnd::ShiftedX || k == Opnd::ShiftedW || k == Opnd::LogShiftedX || k == Opnd::LogShiftedW ||
        k == Opnd::ExtendedX || k == Opnd::ExtendedW) && field == 0)

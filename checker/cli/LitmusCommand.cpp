@@ -1,0 +1,54 @@
+// `patchcheck litmus FILE...`: herd7's AArch64 instruction-fetch litmus
+// tests answered by the same semantics and fetch model as `check`
+// (docs/litmus.md). A test using what the model does not cover is refused
+// (exit 2) naming the feature; never a guess.
+#include <iostream>
+
+#include "checker/cli/Commands.h"
+#include "checker/litmus/LitmusParser.h"
+#include "checker/litmus/LitmusRun.h"
+#include "checker/report/LitmusReport.h"
+
+namespace patchcheck {
+
+void addLitmusCommand(CLI::App& app, int& exitCode) {
+  struct Args {
+    std::vector<std::string> files;
+    bool json = false;
+    unsigned maxStates = litmus::Limits{}.maxStates;
+  };
+  auto args = std::make_shared<Args>();
+  CLI::App* cmd = app.add_subcommand("litmus", "Answer herd7 AArch64 instruction-fetch litmus tests");
+  cmd->add_option("files", args->files, "litmus test files")->required();
+  cmd->add_flag("--json", args->json, "one JSON object per test, as an array");
+  cmd->add_option("--max-states", args->maxStates, "give up on a test past this many states (exit 2)")
+      ->check(CLI::PositiveNumber);
+  cmd->callback([args, &exitCode] {
+    nlohmann::json all = nlohmann::json::array();
+    int code = 0;
+    for (const std::string& f : args->files) {
+      auto parsed = litmus::loadLitmus(f);
+      std::variant<litmus::LitmusResult, Diagnostics> r = Diagnostics{};
+      if (auto* d = std::get_if<Diagnostics>(&parsed)) {
+        r = *d;
+      } else {
+        z3::context ctx;  // one per test run
+        litmus::Limits limits;
+        limits.maxStates = args->maxStates;
+        r = litmus::runLitmus(std::get<litmus::Test>(parsed), ctx, limits);
+      }
+      if (auto* d = std::get_if<Diagnostics>(&r)) {
+        for (const Diagnostic& e : *d) std::cerr << e.str() << "\n";
+        code = 2;
+        continue;
+      }
+      const auto& result = std::get<litmus::LitmusResult>(r);
+      if (args->json) all.push_back(litmusJson(result));
+      else std::cout << litmusText(result) << (args->files.size() > 1 ? "\n" : "");
+    }
+    if (args->json) std::cout << all.dump(2) << "\n";
+    exitCode = code;
+  });
+}
+
+}  // namespace patchcheck

@@ -1,0 +1,554 @@
+#include "checker/litmus/LitmusRun.h"
+
+#include <algorithm>
+#include <functional>
+#include <optional>
+#include <set>
+#include <unordered_set>
+
+#include "checker/explore/CacheMaintenance.h"
+#include "checker/litmus/LitmusProgram.h"
+#include "model/ConcreteProgram.h"
+#include "model/ConcreteValues.h"
+#include "model/IsaModel.h"
+
+namespace patchcheck::litmus {
+
+namespace {
+
+// A store on its way to memory: it leaves its CPU's buffer when no store
+// to the same bytes and no store before a barrier of its CPU is older.
+struct Store {
+  uint64_t address = 0;
+  unsigned bytes = 0;
+  uint64_t value = 0;     // little-endian: byte k is (value >> 8k)
+  unsigned fence = 0;     // store barriers its CPU had executed before it
+};
+
+// A version of an instruction word in memory, with the fetch view of
+// every word at the moment it got there: a fetch that returns it happens
+// no earlier, so from then on the CPU's fetches see no older view.
+struct Version {
+  uint32_t value = 0;
+  std::vector<unsigned> view;
+};
+
+struct CpuState {
+  uint64_t pc = 0;
+  std::vector<uint64_t> regs;        // the plug-in's register file (flags as 0/1)
+  std::vector<unsigned> base;        // per code word: the oldest version its next fetch may return
+  std::vector<Store> buffer;
+  unsigned fences = 0;
+  uint64_t elr = 0;                  // where an exception return goes
+  // A load not yet ordered before later accesses (no dmb or dsb since):
+  // Arm may satisfy a later access first, this runner never does, so a
+  // later access to another address is refused rather than answered.
+  std::optional<uint64_t> unorderedLoad;
+  // Words loaded since the last dmb (full) or dsb: a dc cvau or ic ivau of
+  // another address may be performed before such a load (one of the same
+  // address is ordered after it), which this runner does not model.
+  std::set<uint64_t> loadsSinceFull;
+  bool inHandler = false, done = false;
+  unsigned steps = 0;
+};
+
+struct World {
+  std::map<uint64_t, uint8_t> memory;  // every byte of code and data locations
+  std::vector<std::vector<Version>> code;
+  CacheMaintenance cache;
+  std::vector<CpuState> cpus;
+
+  explicit World(CacheType t) : cache(t) {}
+
+  // Equal keys, equal futures: the memo of explored states.
+  std::string key() const {
+    std::string k;
+    auto put = [&](uint64_t v) { k.append(reinterpret_cast<const char*>(&v), sizeof v); };
+    for (const auto& [a, b] : memory) k.push_back(char(b));
+    for (const auto& versions : code) {
+      put(versions.size());
+      for (const Version& v : versions) {
+        put(v.value);
+        for (unsigned x : v.view) put(x);
+      }
+    }
+    cache.appendKey(k);
+    for (const CpuState& c : cpus) {
+      put(c.pc), put(c.elr), put(c.fences), put(c.inHandler * 2 + c.done);
+      put(c.unorderedLoad.value_or(~uint64_t(0))), put(c.loadsSinceFull.size());
+      for (uint64_t a : c.loadsSinceFull) put(a);
+      for (uint64_t r : c.regs) put(r);
+      for (unsigned b : c.base) put(b);
+      put(c.buffer.size());
+      for (const Store& s : c.buffer) put(s.address), put(s.bytes), put(s.value), put(s.fence);
+    }
+    return k;
+  }
+};
+
+// One instruction through the plug-in's semantics: the word it is given,
+// then the run ends (model/ConcreteProgram.h).
+class OneStep final : public ConcreteProgram {
+ public:
+  explicit OneStep(uint32_t word) : word_(word) {}
+  std::optional<patchcheck::Instruction> fetch(Execution& e) override {
+    if (given_) {
+      pc = concreteValue(e.cpu.pc).value_or(0);
+      return end(e, "stepped");
+    }
+    given_ = true;
+    return patchcheck::Instruction{e.cpu.state.ctx.bv_val(word_, 32), word_, 4};
+  }
+
+ private:
+  uint32_t word_;
+  bool given_ = false;
+};
+
+class Runner {
+ public:
+  Runner(const Test& t, const Program& p, z3::context& c, const Limits& l)
+      : t_(t), p_(p), c_(c), limits_(l), isa_(modelOf(p.target)), regs_(isa_.registers(p.target)) {}
+
+  std::variant<LitmusResult, Diagnostics> run() {
+    World w(p_.cacheType);
+    for (const CodeWord& cw : p_.code) {
+      w.code.push_back({Version{cw.initial, std::vector<unsigned>(p_.code.size(), 0)}});
+      for (unsigned k = 0; k < 4; ++k) w.memory[cw.address + k] = uint8_t(cw.initial >> (8 * k));
+    }
+    for (const auto& [a, v] : p_.initialData)
+      for (unsigned k = 0; k < 8; ++k) w.memory[a + k] = uint8_t(v >> (8 * k));
+    for (const ThreadCode& tc : p_.threads) {
+      CpuState c;
+      c.pc = tc.base;
+      c.regs.assign(regs_.size(), 0);
+      for (unsigned r = 0; r < 31; ++r) c.regs[reg("x" + std::to_string(r))] = tc.x[r];
+      c.base.assign(p_.code.size(), 0);
+      c.done = tc.base == tc.end;
+      w.cpus.push_back(std::move(c));
+    }
+    explore(std::move(w));
+    if (!errors_.empty()) return errors_;
+    return result();
+  }
+
+ private:
+  const Test& t_;
+  const Program& p_;
+  z3::context& c_;
+  Limits limits_;
+  const IsaModel& isa_;
+  const std::vector<RegisterInfo>& regs_;
+  Diagnostics errors_;
+  std::unordered_set<std::string> seen_;
+  std::set<std::map<std::string, uint64_t>> finals_;
+
+  unsigned reg(const std::string& name) const { return *isa_.parseRegister(name, p_.target); }
+  bool dic() const { return p_.cacheType == CacheType::Dic1Idc1; }
+
+  void refuse(Position at, const std::string& what) {
+    if (errors_.empty()) errors_.push_back({{t_.file, at.line, at.column}, what});
+  }
+  Position threadAt(unsigned cpu) const {
+    for (const Thread& th : t_.threads)
+      if (th.name == p_.threads[cpu].name) return th.at;
+    return {1, 1};
+  }
+
+  // What a fetch may not go below from now on, per word: under DIC = 0 the
+  // floor cache maintenance left; under DIC = 1 (fetches coherent with
+  // data) the version in memory.
+  std::vector<unsigned> view(const World& w) const {
+    std::vector<unsigned> v(w.code.size());
+    for (unsigned i = 0; i < v.size(); ++i) v[i] = dic() ? unsigned(w.code[i].size()) - 1 : w.cache.floor(i);
+    return v;
+  }
+
+  std::optional<unsigned> codeWord(uint64_t address) const {
+    auto it = p_.codeAt.find(address & ~uint64_t(3));
+    if (it == p_.codeAt.end()) return std::nullopt;
+    return it->second;
+  }
+
+  // ---- the search: every event of every state, each state once
+  void explore(World start) {
+    std::vector<World> stack;
+    stack.push_back(std::move(start));
+    while (!stack.empty() && errors_.empty()) {
+      World w = std::move(stack.back());
+      stack.pop_back();
+      if (!seen_.insert(w.key()).second) continue;
+      if (seen_.size() > limits_.maxStates) {
+        refuse({1, 1}, "more than " + std::to_string(limits_.maxStates) + " states: the test is too large to answer");
+        return;
+      }
+      bool any = false;
+      for (unsigned c = 0; c < w.cpus.size(); ++c) {
+        for (size_t k = 0; k < w.cpus[c].buffer.size(); ++k)
+          if (drainable(w.cpus[c], k)) {
+            World n = w;
+            drain(n, c, k);
+            stack.push_back(std::move(n));
+            any = true;
+          }
+        if (!w.cpus[c].done) any |= execute(w, c, stack);
+      }
+      if (!any) finish(w);
+    }
+  }
+
+  static bool overlaps(const Store& a, uint64_t address, unsigned bytes) {
+    return a.address < address + bytes && address < a.address + a.bytes;
+  }
+
+  bool drainable(const CpuState& c, size_t k) const {
+    const Store& s = c.buffer[k];
+    for (size_t j = 0; j < k; ++j)
+      if (c.buffer[j].fence < s.fence || overlaps(c.buffer[j], s.address, s.bytes)) return false;
+    return true;
+  }
+
+  void drain(World& w, unsigned cpu, size_t k) {
+    Store s = w.cpus[cpu].buffer[k];
+    w.cpus[cpu].buffer.erase(w.cpus[cpu].buffer.begin() + long(k));
+    for (unsigned b = 0; b < s.bytes; ++b) w.memory[s.address + b] = uint8_t(s.value >> (8 * b));
+    w.cache.storeSeen(cpu, s.fence);
+    for (uint64_t a = s.address & ~uint64_t(3); a < s.address + s.bytes; a += 4) {
+      auto word = codeWord(a);
+      if (!word) continue;
+      if (s.address != a || s.bytes != 4) {
+        refuse(p_.code[*word].at, "a store of " + std::to_string(s.bytes) + " bytes over part of an instruction");
+        return;
+      }
+      w.code[*word].push_back({uint32_t(s.value), {}});
+      w.code[*word].back().view = view(w);
+    }
+  }
+
+  // The bytes a load of this CPU reads: its own youngest buffered store
+  // to them, else memory.
+  uint8_t readByte(const World& w, const CpuState& c, uint64_t a) const {
+    for (size_t k = c.buffer.size(); k-- > 0;)
+      if (overlaps(c.buffer[k], a, 1)) return uint8_t(c.buffer[k].value >> (8 * (a - c.buffer[k].address)));
+    auto it = w.memory.find(a);
+    return it == w.memory.end() ? 0 : it->second;
+  }
+
+  bool execute(const World& w, unsigned cpu, std::vector<World>& stack) {
+    const CpuState& c = w.cpus[cpu];
+    auto word = codeWord(c.pc);
+    if (!word || (c.pc & 3)) {
+      refuse(threadAt(cpu), p_.threads[cpu].name + " runs at 0x" + hex(c.pc) + ", outside the test's code");
+      return false;
+    }
+    if (c.steps >= limits_.maxThreadSteps) {
+      refuse(threadAt(cpu), p_.threads[cpu].name + " runs more than " + std::to_string(limits_.maxThreadSteps) +
+                                " instructions");
+      return false;
+    }
+    bool any = false;
+    const auto& versions = w.code[*word];
+    for (unsigned v = c.base[*word]; v < versions.size() && errors_.empty(); ++v) {
+      World n = w;
+      CpuState& nc = n.cpus[cpu];
+      for (unsigned i = 0; i < nc.base.size(); ++i) nc.base[i] = std::max(nc.base[i], versions[v].view[i]);
+      if (step(n, cpu, versions[v].value, *word)) {
+        stack.push_back(std::move(n));
+        any = true;
+      }
+    }
+    return any;
+  }
+
+  static std::string hex(uint64_t v) {
+    char b[20];
+    snprintf(b, sizeof b, "%llx", (unsigned long long)v);
+    return b;
+  }
+
+  // Runs `value` as CPU `cpu`'s next instruction; false when it cannot run
+  // yet (a barrier waiting for the CPU's stores to reach memory).
+  bool step(World& w, unsigned cpu, uint32_t value, unsigned word) {
+    CpuState& c = w.cpus[cpu];
+    const CodeWord& at = p_.code[word];
+    MachineState s(c_, p_.target);
+    s.concrete = true;
+    for (unsigned r = 0; r < regs_.size(); ++r)
+      if (!regs_[r].zero) s.regs[r] = regs_[r].bits ? c_.bv_val(c.regs[r], regs_[r].bits) : c_.bool_val(c.regs[r] != 0);
+    std::set<uint64_t> addresses;
+    for (const auto& [a, b] : w.memory) addresses.insert(a);
+    for (const Store& st : c.buffer)
+      for (unsigned b = 0; b < st.bytes; ++b) addresses.insert(st.address + b);
+    for (uint64_t a : addresses) s.memory = z3::store(s.memory, c_.bv_val(a, 64), c_.bv_val(readByte(w, c, a), 8));
+    size_t storedBefore = s.stored.size(), loadedBefore = s.loaded.size();
+
+    OneStep one(value);
+    Execution& e = one.run(std::move(s), c.pc, 2);
+    MachineState& after = e.cpu.state;
+
+    // Memory-model events first: may it run now?
+    std::optional<uint64_t> returnAddress;
+    bool context = false;
+    for (const SideEffect& fx : after.effects) {
+      auto address = concreteValue(fx.address);
+      switch (fx.ordering) {
+        case Ordering::Full: case Ordering::Completion:
+          if (!c.buffer.empty()) return false;  // its stores reach memory first
+          break;
+        case Ordering::CleanToUnification: case Ordering::InvalidateInstruction:
+          if (address && std::any_of(c.loadsSinceFull.begin(), c.loadsSinceFull.end(),
+                                      [&](uint64_t a) { return a != (*address & ~uint64_t(3)); })) {
+            refuse(at.at, "'" + at.text + "' after a load with no dmb or dsb between: the maintenance may be "
+                          "performed before the load, which this runner does not model");
+            return false;
+          }
+          if (fx.ordering == Ordering::CleanToUnification)
+            for (const Store& st : c.buffer)
+              if (address && overlaps(st, *address & ~uint64_t(3), 4)) return false;  // cleans its own store
+          break;
+        case Ordering::None:
+          if (fx.kind == EffectKind::ExceptionReturn) break;  // the Eret fault below
+          refuse(at.at, "'" + at.text + "' (" + fx.what + ")");
+          return false;
+        default: break;
+      }
+    }
+    // Loads run in order, which Arm does not promise without a barrier.
+    std::vector<uint64_t> accesses;
+    for (size_t k = loadedBefore; k < after.loaded.size(); ++k)
+      if (auto a = concreteValue(after.loaded[k])) accesses.push_back(*a);
+    for (size_t k = storedBefore; k < after.stored.size(); ++k)
+      if (auto a = concreteValue(after.stored[k])) accesses.push_back(*a & ~uint64_t(7));
+    if (c.unorderedLoad)
+      for (uint64_t a : accesses)
+        if ((a & ~uint64_t(7)) != *c.unorderedLoad) {
+          refuse(at.at, "'" + at.text + "' accesses memory after a load with no barrier between (dmb ld, dmb, dsb): "
+                        "Arm may reorder them, this runner runs loads in order");
+          return false;
+        }
+    if (after.loaded.size() > loadedBefore) {
+      for (size_t k = loadedBefore; k < after.loaded.size(); ++k)
+        if (auto a = concreteValue(after.loaded[k])) c.loadsSinceFull.insert(*a & ~uint64_t(3));
+      if (auto a = concreteValue(after.loaded.back())) c.unorderedLoad = *a & ~uint64_t(7);
+    }
+    for (const SideEffect& fx : after.effects) {
+      auto address = concreteValue(fx.address);
+      auto target = address ? codeWord(*address) : std::nullopt;
+      switch (fx.ordering) {
+        case Ordering::Full:
+          ++c.fences;
+          w.cache.release(cpu, c.fences);  // its cleans are ordered before its later stores
+          break;
+        case Ordering::Stores: ++c.fences; break;
+        case Ordering::Completion: w.cache.barrier(cpu); break;
+        case Ordering::ContextSync: context = true; break;
+        case Ordering::CleanToUnification:
+          if (target) w.cache.clean(cpu, *target, unsigned(w.code[*target].size()) - 1);
+          break;
+        case Ordering::InvalidateInstruction:
+          if (target) w.cache.invalidate(cpu, *target, unsigned(w.code[*target].size()) - 1);
+          break;
+        case Ordering::ExceptionReturnAddress:
+          if (fx.value) returnAddress = concreteValue(*fx.value);
+          break;
+        default: break;
+      }
+      if (fx.ordering == Ordering::Full || fx.ordering == Ordering::Completion || fx.ordering == Ordering::Loads)
+        c.unorderedLoad.reset();
+      if (fx.ordering == Ordering::Full || fx.ordering == Ordering::Completion) c.loadsSinceFull.clear();
+    }
+    if (returnAddress) c.elr = *returnAddress;
+
+    // An exception: to the thread's handler (P<N>.F), or back from it.
+    for (const Fault& f : one.faults) {
+      if (f.kind == FaultKind::Eret && c.inHandler) {
+        c.pc = c.elr;
+        c.inHandler = false;
+        c.base = view(w);  // an exception return synchronises context
+        ++c.steps;
+        c.done = c.pc == p_.threads[cpu].end;
+        return true;
+      }
+      const ThreadCode& tc = p_.threads[cpu];
+      if (!tc.hasHandler || c.inHandler) {
+        refuse(at.at, tc.name + " faults at '" + at.text + "' (" + std::string(name(f.kind)) +
+                          (f.detail.empty() ? "" : ": " + f.detail) + ") with no fault handler " + tc.name + ".F");
+        return false;
+      }
+      c.elr = c.pc;
+      c.pc = tc.handler;
+      c.inHandler = true;
+      c.base = view(w);  // exception entry synchronises context
+      ++c.steps;
+      return true;
+    }
+    if (one.stop != "stepped") {
+      refuse(at.at, "'" + at.text + "': " + one.stop);
+      return false;
+    }
+    for (unsigned r = 0; r < regs_.size(); ++r) {
+      if (regs_[r].zero) continue;
+      auto v = concreteValue(after.regs[r]);
+      if (!v) {
+        refuse(at.at, "'" + at.text + "' leaves " + regs_[r].name + " undetermined");
+        return false;
+      }
+      c.regs[r] = *v;
+    }
+    // Its stores join the buffer, as one store per instruction and address run.
+    std::vector<uint64_t> bytes;
+    for (size_t k = storedBefore; k < after.stored.size(); ++k)
+      if (auto a = concreteValue(after.stored[k])) bytes.push_back(*a);
+    std::sort(bytes.begin(), bytes.end());
+    bytes.erase(std::unique(bytes.begin(), bytes.end()), bytes.end());
+    for (size_t k = 0; k < bytes.size();) {
+      size_t j = k;
+      while (j + 1 < bytes.size() && bytes[j + 1] == bytes[j] + 1) ++j;
+      Store st{bytes[k], unsigned(j - k + 1), 0, c.fences};
+      auto values = concreteBytes(after, st.address, st.bytes);
+      for (unsigned b = 0; b < st.bytes; ++b) st.value |= uint64_t(values[b].value_or(0)) << (8 * b);
+      if (st.bytes > 8) {
+        refuse(at.at, "'" + at.text + "' stores more than 8 bytes");
+        return false;
+      }
+      c.buffer.push_back(st);
+      k = j + 1;
+    }
+    c.pc = one.pc;
+    if (context) c.base = view(w);
+    ++c.steps;
+    c.done = !c.inHandler && c.pc == p_.threads[cpu].end;
+    return true;
+  }
+
+  // ---- the end of an execution
+  void finish(const World& w) {
+    for (const CpuState& c : w.cpus)
+      if (!c.done || !c.buffer.empty()) return;  // stuck: no event, not an end (cannot happen)
+    std::map<std::string, uint64_t> values;
+    for (const std::string& v : observed()) values[v] = read(w, v);
+    finals_.insert(values);
+  }
+
+  // "1:X9" or "x": what the condition and `locations` look at.
+  std::vector<std::string> observed() const {
+    std::set<std::string> out;
+    std::function<void(const Prop&)> walk = [&](const Prop& q) {
+      if (q.kind == Prop::Kind::Eq) out.insert(q.thread ? std::to_string(*q.thread) + ":" + q.name : q.name);
+      for (const auto& a : q.args) walk(*a);
+    };
+    if (t_.condition && t_.condition->prop) walk(*t_.condition->prop);
+    for (const std::string& l : t_.locations) out.insert(l);
+    return {out.begin(), out.end()};
+  }
+
+  uint64_t read(const World& w, const std::string& v) const {
+    auto colon = v.find(':');
+    if (colon == std::string::npos) {
+      uint64_t a = p_.locations.at(v), out = 0;
+      for (unsigned k = 0; k < 8; ++k) out |= uint64_t(w.memory.at(a + k)) << (8 * k);
+      return out;
+    }
+    unsigned thread = unsigned(std::stoul(v.substr(0, colon)));
+    std::string r = v.substr(colon + 1);
+    for (char& ch : r) ch = char(std::tolower((unsigned char)ch));
+    for (unsigned c = 0; c < p_.threads.size(); ++c)
+      if (p_.threads[c].number == thread) {
+        auto index = isa_.parseRegister(r, p_.target);
+        return index ? w.cpus[c].regs[*index] : 0;
+      }
+    return 0;
+  }
+
+  bool holds(const Prop& q, const std::map<std::string, uint64_t>& s) {
+    switch (q.kind) {
+      case Prop::Kind::True: return true;
+      case Prop::Kind::False: return false;
+      case Prop::Kind::Eq: {
+        std::string key = q.thread ? std::to_string(*q.thread) + ":" + q.name : q.name;
+        auto v = valueOf(q.value, p_);
+        if (auto* d = std::get_if<Diagnostics>(&v)) {
+          if (errors_.empty()) errors_ = *d;
+          return false;
+        }
+        uint64_t want = std::get<uint64_t>(v), got = s.at(key);
+        bool wName = !q.name.empty() && q.thread && (q.name[0] == 'W' || q.name[0] == 'w');
+        return wName ? uint32_t(got) == uint32_t(want) : got == want;
+      }
+      case Prop::Kind::Fault:
+        if (errors_.empty())
+          errors_.push_back({{t_.file, q.at.line, q.at.column},
+                             "fault(...) in the condition: outside what patchcheck's litmus runner models (docs/litmus.md)"});
+        return false;
+      case Prop::Kind::Not: return !holds(*q.args.at(0), s);
+      case Prop::Kind::And:
+        return std::all_of(q.args.begin(), q.args.end(), [&](const auto& a) { return holds(*a, s); });
+      case Prop::Kind::Or:
+        return std::any_of(q.args.begin(), q.args.end(), [&](const auto& a) { return holds(*a, s); });
+      case Prop::Kind::Implies: {
+        for (size_t k = 0; k + 1 < q.args.size(); ++k)
+          if (!holds(*q.args[k], s)) return true;
+        return holds(*q.args.back(), s);
+      }
+    }
+    return false;
+  }
+
+  std::variant<LitmusResult, Diagnostics> result() {
+    LitmusResult r;
+    r.name = t_.name;
+    r.cacheType = std::string(name(p_.cacheType));
+    r.explored = seen_.size();
+    r.states.assign(finals_.begin(), finals_.end());
+    const Condition& cond = *t_.condition;
+    for (const auto& s : r.states) (holds(*cond.prop, s) ? r.positive : r.negative)++;
+    if (!errors_.empty()) return errors_;
+    r.quantifier = cond.quantifier == Condition::Quantifier::Exists      ? "exists"
+                   : cond.quantifier == Condition::Quantifier::NotExists ? "~exists"
+                                                                         : "forall";
+    r.condition = r.quantifier + " " + str(*cond.prop);
+    r.observation = r.positive == 0 ? "Never" : r.negative == 0 ? "Always" : "Sometimes";
+    if (cond.quantifier == Condition::Quantifier::Forall) r.verdict = r.negative == 0 ? "Required" : "NotRequired";
+    else r.verdict = r.positive > 0 ? "Allowed" : "Forbidden";
+    return r;
+  }
+};
+
+}  // namespace
+
+std::string str(const Prop& q) {
+  auto value = [](const InitValue& v) {
+    switch (v.kind) {
+      case InitValue::Kind::Number: return std::to_string(v.number);
+      case InitValue::Kind::Instruction: return "instr:\"" + v.text + "\"";
+      default: return v.text;
+    }
+  };
+  auto join = [&](const char* op) {
+    std::string out = "(";
+    for (size_t k = 0; k < q.args.size(); ++k) out += (k ? op : "") + str(*q.args[k]);
+    return out + ")";
+  };
+  switch (q.kind) {
+    case Prop::Kind::True: return "true";
+    case Prop::Kind::False: return "false";
+    case Prop::Kind::Eq: return (q.thread ? std::to_string(*q.thread) + ":" : "") + q.name + "=" + value(q.value);
+    case Prop::Kind::Fault: return "fault(" + (q.thread ? "P" + std::to_string(*q.thread) : "") + (q.name.empty() ? "" : ":" + q.name) + ")";
+    case Prop::Kind::Not: return "~" + str(*q.args.at(0));
+    case Prop::Kind::And: return join(" /\\ ");
+    case Prop::Kind::Or: return join(" \\/ ");
+    case Prop::Kind::Implies: return join(" => ");
+  }
+  return "";
+}
+
+std::variant<LitmusResult, Diagnostics> runLitmus(const Test& t, z3::context& c, const Limits& l) {
+  if (!t.condition || !t.condition->prop)
+    return Diagnostics{{{t.file, 1, 1}, "the test has no final condition (exists, ~exists or forall)"}};
+  auto laid = layOut(t);
+  if (auto* d = std::get_if<Diagnostics>(&laid)) return *d;
+  const Program& p = std::get<Program>(laid);
+  return Runner(t, p, c, l).run();
+}
+
+}  // namespace patchcheck::litmus
