@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "checker/explore/AddressFacts.h"
 #include "checker/explore/FrameAddresses.h"
 #include "checker/explore/SideEffects.h"
 #include "encoder/Hex.h"
@@ -24,7 +25,7 @@ class Runner final : public Executor<Work>::Client {
  public:
   Runner(const TrampolineCode& code, const CallerView& view, const Decide& decide, unsigned maxSteps)
       : code_(code), view_(view), isa_(modelOf(view.caller->target)), abi_(isa_.abi(view.caller->target)),
-        c_(view.caller->ctx), frames_(*view.caller), executor_(*this, decide, options(maxSteps)) {}
+        c_(view.caller->ctx), frames_(*view.caller), addresses_(decide), executor_(*this, decide, options(maxSteps)) {}
 
   std::vector<TrampolineOutcome> run(const Cpu& start) {
     entry_.emplace(start.state);
@@ -67,6 +68,7 @@ class Runner final : public Executor<Work>::Client {
         return false;
       }
     frames_.canonicalize(w.cpu.state);
+    addresses_.simplify(w.cpu.state);
     storesBelowSp(w, *memoryBefore_, origin, tw.text);
     for (const Fault& f : faults) {
       if (f.kind == FaultKind::Wait) continue;
@@ -102,6 +104,7 @@ class Runner final : public Executor<Work>::Client {
   const AbiModel& abi_;
   z3::context& c_;
   FrameAddresses frames_;
+  AddressFacts addresses_;  // loads of the ops literal and struct past the frame's stores
   Executor<Work> executor_;
   std::optional<MachineState> entry_;  // at the trampoline's entry
   std::optional<z3::expr> memoryBefore_;  // of the step that runs
@@ -274,7 +277,7 @@ class Runner final : public Executor<Work>::Client {
       // into the 64-bit register), 8 under n64. CALL_OPS: the one F keeps.
       z3::expr ops = st.reg(argument(2));
       z3::expr at = code_.opsLiteral ? *code_.opsLiteral : code_.symbols.at(*cb.ops);
-      z3::expr want = caller().peek(at, abi_.pointerBytes);
+      z3::expr want = addresses_.rewrite(caller().peek(at, abi_.pointerBytes));
       if (abi_.pointerBytes * 8 < st.width()) want = z3::sext(want, st.width() - abi_.pointerBytes * 8);
       std::string sym = cb.ops ? *cb.ops : "F's ops literal";
       violation(w, ops != want, [ops, want, sym, a2](const z3::model& m) {
