@@ -61,7 +61,8 @@ class Proof {
     }
     if (site_.placementUndecided() && k.unknownReason.empty()) k.unknownReason = *site_.placementUndecided();
     k.proven = !k.refutation && k.unknownReason.empty();
-    k.proofCounts.paths = unsigned(outcomes.size());
+    k.proofCounts.paths = unsigned(std::count_if(outcomes.begin(), outcomes.end(),
+                                                 [](const TrampolineOutcome& o) { return !o.faulted; }));
     k.proofCounts.executions = unsigned(outcomes.size());
     k.proofCounts.queries = prover_.queries();
     k.proofCounts.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

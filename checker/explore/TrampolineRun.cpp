@@ -75,11 +75,18 @@ class Runner final : public Executor<Work>::Client {
       z3::expr when = f.when.simplify();
       if (when.is_false()) continue;
       std::string text = std::string(patchcheck::name(f.kind)) + " at " + origin + " ('" + tw.text + "'): " + f.detail;
-      violation(w, when, [text](const z3::model&) { return text; });
       if (when.is_true()) {
+        violation(w, when, [text](const z3::model&) { return text; });
         finish(w);
         return false;
       }
+      // The fault ends a path of its own (on w's path, `when` is ruled
+      // out, so a violation kept there could never be met); the run goes
+      // on where it is not raised.
+      Work faulted = w;
+      faulted.out.faulted = true;
+      violation(faulted, when, [text](const z3::model&) { return text; });
+      finish(faulted);
       w.assume(!when);
     }
     return true;

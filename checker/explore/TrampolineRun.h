@@ -77,6 +77,9 @@ struct TrampolineOutcome {
   std::optional<Cpu> resumed;  // control reached the resume address
   bool handedOff = false;      // ... or a direct trampoline's entry (CALL_OPS)
   unsigned callbacks = 0;
+  // The path ends where an instruction may fault: forked off the run,
+  // which goes on where it does not (not counted as a path through).
+  bool faulted = false;
   // Not a path but a gap: the solver could not decide a branch (or the run
   // hit its path budget), so some paths were not explored. Whoever runs
   // the trampoline must then answer UNKNOWN, never SAFE.

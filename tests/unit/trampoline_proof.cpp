@@ -4,6 +4,8 @@
 // with a counterexample that names the broken rule and replays concretely.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 #include "encoder/mips/Plugin.h"
 #include "checker/explore/Checker.h"
 #include "checker/explore/TrampolineProof.h"
@@ -63,6 +65,18 @@ TrampolineContract proveBuggy(const std::string& file) {
   return k;
 }
 
+// The refutation names `rules`: one text, or alternatives as "a|b|c".
+void checkNames(const std::string& refutation, const std::string& rules) {
+  bool named = false;
+  for (size_t from = 0; from <= rules.size();) {
+    size_t bar = std::min(rules.find('|', from), rules.size());
+    named = named || refutation.find(rules.substr(from, bar - from)) != std::string::npos;
+    from = bar + 1;
+  }
+  INFO(refutation << " names none of " << rules);
+  CHECK(named);
+}
+
 }  // namespace
 
 TEST_CASE("ftrace_regs_caller keeps its contract on every target", "[trampoline_proof]") {
@@ -107,13 +121,15 @@ TEST_CASE("every buggy trampoline fails its proof, naming the broken rule", "[tr
       // The kernel's exception entry saves its frame just below sp at any
       // instruction boundary (model/mips/ExceptionEntry.h): data kept there is lost.
       {"store_below_sp.S", "ra is not restored"},
-      {"reload_after_release.S", "jumps to"},
-      {"jr_ra.S", "jumps to"},  // once looped between the callback and itself
+      // A jump through a register holding garbage: to a place outside
+      // the trampoline, or first to a misaligned one (an address error).
+      {"reload_after_release.S", "jumps to|jump target is not word-aligned"},
+      {"jr_ra.S", "jumps to|jump target is not word-aligned"},  // once looped between the callback and itself
   };
-  for (const auto& [file, rule] : cases) {
+  for (const auto& [file, rules] : cases) {
     INFO(file);
     TrampolineContract k = proveBuggy(file);
-    CHECK_THAT(k.refutation->rule, Contains(rule));
+    checkNames(k.refutation->rule, rules);
   }
 }
 
@@ -272,7 +288,7 @@ TEST_CASE("every buggy arm64 ftrace_caller fails its proof, naming the broken ru
     for (const auto& [file, rule] : cases) {
       INFO(t.str() << " " << file);
       TrampolineContract k = refuteArm64(t, file, "ftrace_caller");
-      CHECK_THAT(k.refutation->rule, Contains(rule));
+      checkNames(k.refutation->rule, rule);
     }
 }
 
