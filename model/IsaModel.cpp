@@ -25,4 +25,12 @@ const IsaModel& modelOf(const Target& t) {
                 "/Model.cpp): asm and disasm work, commands that execute code do not");
 }
 
+std::optional<unsigned> registerNumber(const IsaModel& m, std::string_view name, const Target& t) {
+  if (auto r = m.parseRegister(name, t)) return r;
+  const std::vector<RegisterInfo>& file = m.registers(t);
+  for (unsigned r = 0; r < file.size(); ++r)
+    if (file[r].name == name) return r;
+  return std::nullopt;
+}
+
 }  // namespace patchcheck

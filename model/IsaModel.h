@@ -85,6 +85,10 @@ struct NoModel : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// Any register of the file by name: a general one as parseRegister reads
+// it, else one of the others by its RegisterInfo name (arm64's "btype").
+std::optional<unsigned> registerNumber(const IsaModel&, std::string_view name, const Target&);
+
 // The model of the target's ISA (by its plug-in's family); throws NoModel
 // when the ISA has none.
 const IsaModel& modelOf(const Target&);

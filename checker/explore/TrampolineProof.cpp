@@ -61,7 +61,8 @@ class Proof {
     }
     if (site_.placementUndecided() && k.unknownReason.empty()) k.unknownReason = *site_.placementUndecided();
     k.proven = !k.refutation && k.unknownReason.empty();
-    k.proofCounts.paths = unsigned(outcomes.size());
+    k.proofCounts.paths = unsigned(std::count_if(outcomes.begin(), outcomes.end(),
+                                                 [](const TrampolineOutcome& o) { return !o.faulted; }));
     k.proofCounts.executions = unsigned(outcomes.size());
     k.proofCounts.queries = prover_.queries();
     k.proofCounts.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -98,6 +99,55 @@ class Proof {
       z3::expr m = atEntry_.reg(reg(k.mode->reg));
       prover_.assume(m == c_.bv_val(k.mode->regs, w) || m == c_.bv_val(k.mode->noregs, w));
     }
+    for (const auto& [name, allowed] : k.values) {
+      unsigned r = *registerNumber(isa_, name, t_);
+      unsigned bits = isa_.registers(t_)[r].bits;
+      z3::expr v = c_.bv_const(("entry." + name).c_str(), bits);
+      atEntry_.setReg(r, v);
+      z3::expr_vector any(c_);
+      for (uint64_t a : allowed) any.push_back(v == c_.bv_val(a, bits));
+      prover_.assume(z3::mk_or(any));
+    }
+    if (k.callback.callOps) assumeCallOps(*k.callback.callOps);
+  }
+
+  // What the site keeps true of F's ops literal (docs/trampolines.md,
+  // "CALL_OPS"): it points to a struct ftrace_ops (any: the symbol is
+  // symbolic) whose func is the callback and whose direct_call is 0 or a
+  // direct trampoline. Written into F's memory as stores rather than
+  // assumed of it, so that loading them back simplifies to the values;
+  // the literal and the struct do not overlap, so the stores say exactly
+  // that. The struct is kernel data, apart from the 64 KiB below F's sp
+  // the trampoline and the exception entry build frames in.
+  void assumeCallOps(const TrampolineCallOps& k) {
+    unsigned bytes = abi_.pointerBytes;
+    auto pointer = [&](const z3::expr& a) { return bytes == 8 ? a : a.extract(bytes * 8 - 1, 0); };
+    auto at = [&](const z3::expr& base, int64_t off) { return base + c_.bv_val(uint64_t(off), 64); };
+    z3::expr ops = code_.symbols.at(k.ops), literal = *code_.opsLiteral;
+    std::vector<std::pair<z3::expr, z3::expr>> facts{{literal, pointer(ops)}, {at(ops, k.func), pointer(code_.callback())}};
+    int64_t end = k.func + bytes;
+    if (k.directCall) {
+      z3::expr d = c_.bv_const("ops.direct_call", bytes * 8);
+      prover_.assume(d == c_.bv_val(0, bytes * 8) || d == pointer(*code_.direct()));
+      facts.push_back({at(ops, *k.directCall), d});
+      end = std::max(end, *k.directCall + int64_t(bytes));
+    }
+    for (const auto& [a, v] : facts) {
+      caller_.store(a, v, bytes);
+      atEntry_.store(a, v, bytes);
+    }
+    // They are F's memory, not the trampoline's stores: an exception's
+    // frame below sp cannot reach them (assumed next), so they are no
+    // candidates for its clobbering.
+    for (MachineState* st : {&caller_, &atEntry_}) {
+      st->stored.clear();
+      st->storedSinceBoundary.clear();
+    }
+    z3::expr last = at(ops, end);
+    prover_.assume(z3::ult(ops, last) && (z3::ule(at(literal, bytes), ops) || z3::uge(literal, last)));
+    z3::expr sp = caller_.address(caller_.reg(abi_.sp)), low = sp - c_.bv_val(0x10000, 64);
+    prover_.assume(z3::ule(last, low) || z3::uge(ops, sp));
+    prover_.assume(z3::ule(at(literal, bytes), low) || z3::uge(literal, sp));
   }
 
   Counterexample counterexample(const TrampolineOutcome& o, const z3::model& m) {

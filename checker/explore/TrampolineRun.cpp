@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "checker/explore/AddressFacts.h"
 #include "checker/explore/FrameAddresses.h"
 #include "checker/explore/SideEffects.h"
 #include "encoder/Hex.h"
@@ -24,7 +25,7 @@ class Runner final : public Executor<Work>::Client {
  public:
   Runner(const TrampolineCode& code, const CallerView& view, const Decide& decide, unsigned maxSteps)
       : code_(code), view_(view), isa_(modelOf(view.caller->target)), abi_(isa_.abi(view.caller->target)),
-        c_(view.caller->ctx), frames_(*view.caller), executor_(*this, decide, options(maxSteps)) {}
+        c_(view.caller->ctx), frames_(*view.caller), addresses_(decide), executor_(*this, decide, options(maxSteps)) {}
 
   std::vector<TrampolineOutcome> run(const Cpu& start) {
     entry_.emplace(start.state);
@@ -67,17 +68,25 @@ class Runner final : public Executor<Work>::Client {
         return false;
       }
     frames_.canonicalize(w.cpu.state);
+    addresses_.simplify(w.cpu.state);
     storesBelowSp(w, *memoryBefore_, origin, tw.text);
     for (const Fault& f : faults) {
       if (f.kind == FaultKind::Wait) continue;
       z3::expr when = f.when.simplify();
       if (when.is_false()) continue;
       std::string text = std::string(patchcheck::name(f.kind)) + " at " + origin + " ('" + tw.text + "'): " + f.detail;
-      violation(w, when, [text](const z3::model&) { return text; });
       if (when.is_true()) {
+        violation(w, when, [text](const z3::model&) { return text; });
         finish(w);
         return false;
       }
+      // The fault ends a path of its own (on w's path, `when` is ruled
+      // out, so a violation kept there could never be met); the run goes
+      // on where it is not raised.
+      Work faulted = w;
+      faulted.out.faulted = true;
+      violation(faulted, when, [text](const z3::model&) { return text; });
+      finish(faulted);
       w.assume(!when);
     }
     return true;
@@ -102,6 +111,7 @@ class Runner final : public Executor<Work>::Client {
   const AbiModel& abi_;
   z3::context& c_;
   FrameAddresses frames_;
+  AddressFacts addresses_;  // loads of the ops literal and struct past the frame's stores
   Executor<Work> executor_;
   std::optional<MachineState> entry_;  // at the trampoline's entry
   std::optional<z3::expr> memoryBefore_;  // of the step that runs
@@ -212,17 +222,20 @@ class Runner final : public Executor<Work>::Client {
       finish(w);
       return;
     }
-    z3::expr callback = code_.callback();
-    z3::expr atCallback = (pc == callback).simplify();
+    bool calls = !code_.contract.callback.none();
+    z3::expr atCallback = calls ? (pc == code_.callback()).simplify() : c_.bool_val(false);
     z3::expr atResume = (pc == view_.resume).simplify();
-    z3::expr elsewhere = !atCallback && !atResume;
+    std::optional<z3::expr> direct = code_.direct();
+    z3::expr atDirect = direct ? (pc == *direct).simplify() : c_.bool_val(false);
+    z3::expr elsewhere = !atCallback && !atResume && !atDirect;
     if (possible(w, elsewhere)) {
       Work bad = w;
       bad.assume(elsewhere);
-      std::string cb = code_.contract.callback.symbol;
+      std::string allowed = calls ? code_.contract.callback.symbol + ", " : "";
+      if (direct) allowed += "the direct trampoline " + code_.contract.callback.callOps->direct + ", ";
       z3::expr resume = view_.resume;
-      violation(bad, c_.bool_val(true), [pc, cb, resume](const z3::model& m) {
-        return "jumps to " + hex(valueIn(m, pc)) + ", which is neither " + cb + " nor the resume address " +
+      violation(bad, c_.bool_val(true), [pc, allowed, resume](const z3::model& m) {
+        return "jumps to " + hex(valueIn(m, pc)) + ", which is none of " + allowed + "the resume address " +
                hex(valueIn(m, resume));
       });
       finish(bad);
@@ -231,6 +244,11 @@ class Runner final : public Executor<Work>::Client {
       Work back = w;
       back.assume(atResume);
       resume(back);
+    }
+    if (direct && possible(w, atDirect)) {
+      Work over = w;
+      over.assume(atDirect);
+      handOff(over);
     }
     if (possible(w, atCallback)) {
       w.assume(atCallback);
@@ -261,14 +279,14 @@ class Runner final : public Executor<Work>::Client {
       return "the parent ip argument (" + a1 + ") is " + hex(valueIn(m, parent)) +
              "; the traced function's return address is " + hex(valueIn(m, wantParent));
     });
-    if (cb.ops) {
+    if (cb.ops || code_.opsLiteral) {
       // The ops pointer is a C pointer: 4 bytes under n32 (lw, sign-extended
-      // into the 64-bit register), 8 under n64.
+      // into the 64-bit register), 8 under n64. CALL_OPS: the one F keeps.
       z3::expr ops = st.reg(argument(2));
-      z3::expr at = code_.symbols.at(*cb.ops);
-      z3::expr want = caller().peek(at, abi_.pointerBytes);
+      z3::expr at = code_.opsLiteral ? *code_.opsLiteral : code_.symbols.at(*cb.ops);
+      z3::expr want = addresses_.rewrite(caller().peek(at, abi_.pointerBytes));
       if (abi_.pointerBytes * 8 < st.width()) want = z3::sext(want, st.width() - abi_.pointerBytes * 8);
-      std::string sym = *cb.ops;
+      std::string sym = cb.ops ? *cb.ops : "F's ops literal";
       violation(w, ops != want, [ops, want, sym, a2](const z3::model& m) {
         return "the ops argument (" + a2 + ") is " + hex(valueIn(m, ops)) + "; " + sym + " holds " + hex(valueIn(m, want));
       });
@@ -293,8 +311,9 @@ class Runner final : public Executor<Work>::Client {
       for (const auto& [slot, offset] : cb.ptRegs) {
         z3::expr addr = frames_.index(st.normalize(st.address(regs) + c_.bv_val(uint64_t(offset), 64)));
         z3::expr got = frames_.rewrite(st.load(addr, bytes)).simplify();
-        z3::expr want = slot == "epc" ? st.fromAddress(view_.ip)
-                                      : caller().reg(*isa_.parseRegister(slot, entry_->target));
+        z3::expr want = slot == "epc"      ? st.fromAddress(view_.ip)
+                        : slot == "resume" ? st.fromAddress(view_.resume)
+                                           : caller().reg(*isa_.parseRegister(slot, entry_->target));
         std::string what = "pt_regs' " + slot + " (regs + " + std::to_string(offset) + ")";
         violation(w, regsMode && got != want, [what, got, want](const z3::model& m) {
           return what + " holds " + hex(valueIn(m, got)) + " at the call; F's entry value is " +
@@ -343,7 +362,7 @@ class Runner final : public Executor<Work>::Client {
   void resume(Work& w) {
     const MachineState& now = w.cpu.state;
     std::string cb = code_.contract.callback.symbol;
-    if (w.out.callbacks == 0)
+    if (w.out.callbacks == 0 && !code_.contract.callback.none())
       violation(w, c_.bool_val(true), [cb](const z3::model&) {
         return "returns to the resume address without calling " + cb;
       });
@@ -361,6 +380,66 @@ class Runner final : public Executor<Work>::Client {
       });
     }
     w.out.resumed = w.cpu;
+    finish(w);
+  }
+
+  // CALL_OPS with a direct call: control goes to the direct trampoline,
+  // which must find the entry its own contract (TrampolineCallOps::handoff)
+  // is proven from: the resume register holding the resume address, the
+  // saved-ra register F's lr, sp as the convention says, the listed
+  // registers (arm64's BTYPE after `br x17`) within their values and
+  // every other live register as at F's entry. That trampoline's proof
+  // covers what follows; the tracer callback is its business, not ours.
+  void handOff(Work& w) {
+    const TrampolineContract& k = *code_.contract.callback.callOps->handoff;
+    const MachineState& now = w.cpu.state;
+    const Target& t = entry_->target;
+    std::string who = code_.contract.callback.callOps->direct;
+    auto must = [&](const z3::expr& ok, const std::string& what, const z3::expr& got, const z3::expr& want) {
+      violation(w, !ok, [who, what, got, want](const z3::model& m) {
+        return "hands over to " + who + " with " + what + " = " + hex(valueIn(m, got)) + ", not " +
+               hex(valueIn(m, want)) + " as its contract needs";
+      });
+    };
+    std::vector<unsigned> set;
+    unsigned resume = *isa_.parseRegister(k.resume, t);
+    z3::expr wantResume = now.fromAddress(view_.resume);
+    must(now.reg(resume) == wantResume, k.resume + " (the resume address)", now.reg(resume), wantResume);
+    set.push_back(resume);
+    if (k.savedRa) {
+      unsigned ra = *isa_.parseRegister(*k.savedRa, t);
+      z3::expr want = caller().reg(abi_.link);
+      must(now.reg(ra) == want, *k.savedRa + " (F's return address)", now.reg(ra), want);
+      set.push_back(ra);
+      set.push_back(abi_.link);
+    }
+    z3::expr wantSp = caller().reg(abi_.sp) + c_.bv_val(uint64_t(k.stackAdjust), caller().width());
+    must(now.reg(abi_.sp) == wantSp, "sp", now.reg(abi_.sp), wantSp);
+    set.push_back(abi_.sp);
+    for (const auto& [name, allowed] : k.values) {
+      unsigned r = *registerNumber(isa_, name, t);
+      z3::expr v = now.reg(r);
+      z3::expr_vector any(c_);
+      for (uint64_t a : allowed) any.push_back(v == c_.bv_val(a, v.get_sort().bv_size()));
+      std::string n = name;
+      violation(w, !z3::mk_or(any), [who, n, v](const z3::model& m) {
+        return "hands over to " + who + " with " + n + " = " + hex(valueIn(m, v)) +
+               ", which its entry does not accept";
+      });
+      set.push_back(r);
+    }
+    for (const std::string& r : k.clobbers) set.push_back(*isa_.parseRegister(r, t));
+    for (unsigned r : abi_.liveAtEntry) {
+      if (std::find(set.begin(), set.end(), r) != set.end()) continue;
+      z3::expr before = caller().reg(r), after = now.reg(r);
+      if (z3::eq(before, after)) continue;
+      std::string n = name(r);
+      violation(w, before != after, [who, n, before, after](const z3::model& m) {
+        return n + " is not restored when handing over to " + who + ": " + hex(valueIn(m, before)) +
+               " at F's entry, " + hex(valueIn(m, after)) + " at the hand-over";
+      });
+    }
+    w.out.handedOff = true;
     finish(w);
   }
 };

@@ -41,9 +41,16 @@ struct TrampolineCode {
   std::vector<z3::expr> constraints;  // their placement; the code apart from the site
   int64_t ipOffset = 0;               // ip = resume + ipOffset for this spec's function
   std::set<EffectKind> allowedEffects;  // the spec's [site] allow_effects
+  std::optional<z3::expr> opsLiteral;   // CALL_OPS: the address of F's ops pointer
 
   z3::expr entry() const;
   z3::expr callback() const { return symbols.at(contract.callback.symbol); }
+  // The direct trampoline a CALL_OPS trampoline may hand over to, if any.
+  std::optional<z3::expr> direct() const {
+    const auto& k = contract.callback.callOps;
+    if (!k || k->direct.empty()) return std::nullopt;
+    return symbols.at(k->direct);
+  }
 };
 
 // What the site's caller gave and must get back.
@@ -68,7 +75,11 @@ struct TrampolineOutcome {
   std::vector<Violation> violations;
   std::vector<TrampolineEvent> events;
   std::optional<Cpu> resumed;  // control reached the resume address
+  bool handedOff = false;      // ... or a direct trampoline's entry (CALL_OPS)
   unsigned callbacks = 0;
+  // The path ends where an instruction may fault: forked off the run,
+  // which goes on where it does not (not counted as a path through).
+  bool faulted = false;
   // Not a path but a gap: the solver could not decide a branch (or the run
   // hit its path budget), so some paths were not explored. Whoever runs
   // the trampoline must then answer UNKNOWN, never SAFE.

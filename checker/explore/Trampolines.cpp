@@ -69,13 +69,16 @@ class Loader {
     if (!contract_.supports(t_))
       return Diagnostics{{top, "this trampoline is not written for " + t_.str() + " (see its isa and abi)"}};
     placeSymbols();
+    loadHandoff();
     checkNames();
     if (!errors_.empty()) return errors_;
     auto words = assemble();
     if (!errors_.empty()) return errors_;
     std::vector<TrampolineCode> out;
     for (const TrampolineContract& entry : contract_.entries) {
-      TrampolineCode code{entry, base(), words, symbols_, constraints_, ipOffset_, {}};
+      TrampolineCode code{entry, base(), words, symbols_, constraints_, ipOffset_, {}, std::nullopt};
+      if (const auto& k = entry.callback.callOps)
+        code.opsLiteral = site_.symbol(site_.spec.function) + c_.bv_val(uint64_t(k->literal), 64);
       code.contract.source = treeName(site_.spec.root, files_.assembly);
       code.contract.sourceSha256 = sourceSha256_;
       out.push_back(std::move(code));
@@ -134,7 +137,12 @@ class Loader {
     }
     if (!contract_.entries.empty()) {  // every entry shares the callback
       const TrampolineCallback& cb = contract_.entries.front().callback;
-      for (const std::string& name : {cb.symbol, cb.ops.value_or(cb.symbol)})
+      std::vector<std::string> used;
+      if (!cb.none()) used.push_back(cb.symbol);
+      if (cb.ops) used.push_back(*cb.ops);
+      if (cb.callOps) used.push_back(cb.callOps->ops);
+      if (cb.callOps && !cb.callOps->direct.empty()) used.push_back(cb.callOps->direct);
+      for (const std::string& name : used)
         if (!term(name))
           errors_.push_back({{files_.contract, 1, 1}, "symbol '" + name +
                                                           "' is used by the contract but declared neither in its "
@@ -142,7 +150,7 @@ class Loader {
         else if (!symbols_.count(name))
           symbols_.emplace(name, *term(name));
     }
-    if (contract_.entries.empty()) return;
+    if (contract_.entries.empty() || contract_.entries.front().callback.none()) return;
     auto offset = ipOffsetFor(contract_.entries.front().callback.ipOffset, site_.spec, t_);
     if (offset) ipOffset_ = *offset;
     else
@@ -160,10 +168,34 @@ class Loader {
       if (e.mode) regs.push_back(e.mode->reg);
       regs.insert(regs.end(), e.clobbers.begin(), e.clobbers.end());
       for (const auto& [slot, off] : e.callback.ptRegs)
-        if (slot != "epc") regs.push_back(slot);
+        if (slot != "epc" && slot != "resume") regs.push_back(slot);
       for (const std::string& r : regs)
         if (!known(r)) errors_.push_back({at, "'" + r + "' is not a register under " + std::string(t_.abiName())});
+      for (const auto& [r, allowed] : e.values)
+        if (!registerNumber(modelOf(t_), r, t_))
+          errors_.push_back({at, "'" + r + "' is not in the register file of " + t_.str()});
     }
+  }
+
+  // [call_ops] direct_contract: the entry convention a direct trampoline
+  // is handed over with, read from that trampoline's own contract file.
+  void loadHandoff() {
+    if (contract_.entries.empty()) return;
+    const TrampolineCallback& cb = contract_.entries.front().callback;
+    if (!cb.callOps || cb.callOps->directContract.empty()) return;
+    std::string path = (fs::path(files_.contract).parent_path() / cb.callOps->directContract).string();
+    auto loaded = loadContractFile(path);
+    if (auto* e = std::get_if<Diagnostics>(&loaded)) {
+      errors_.insert(errors_.end(), e->begin(), e->end());
+      return;
+    }
+    const ContractFile& other = std::get<ContractFile>(loaded);
+    if (other.entries.size() != 1 || other.entries.front().entryOffset != 0) {
+      errors_.push_back({{path, 1, 1}, "a direct trampoline's contract must have one entry, at offset 0"});
+      return;
+    }
+    auto handoff = std::make_shared<const TrampolineContract>(other.entries.front());
+    for (TrampolineContract& e : contract_.entries) e.callback.callOps->handoff = handoff;
   }
 
   std::vector<TrampolineWord> assemble() {
@@ -240,8 +272,14 @@ class Loader {
     z3::expr siteEnd = f + c_.bv_val(uint64_t(site_.regionEnd), 64);
     constraints_.push_back(z3::ult(t, end));
     constraints_.push_back(z3::ule(end, siteStart) || z3::ule(siteEnd, t));
+    std::vector<std::string> targets;  // where the code may go: apart from it and the site
     if (!contract_.entries.empty()) {
-      z3::expr cb = symbols_.at(contract_.entries.front().callback.symbol);
+      const TrampolineCallback& cb = contract_.entries.front().callback;
+      if (!cb.none()) targets.push_back(cb.symbol);
+      if (cb.callOps && !cb.callOps->direct.empty()) targets.push_back(cb.callOps->direct);
+    }
+    for (const std::string& name : targets) {
+      z3::expr cb = symbols_.at(name);
       constraints_.push_back(z3::ult(cb, t) || z3::uge(cb, end));
       constraints_.push_back(z3::ult(cb, siteStart) || z3::uge(cb, siteEnd));
     }

@@ -100,7 +100,8 @@ class ContractReader {
   }
 
   void load(const toml::table& root) {
-    onlyKeys(root, {"schema", "symbol", "isa", "abi", "entry", "callback", "pt_regs", "symbols"}, "at the top level");
+    onlyKeys(root, {"schema", "symbol", "isa", "abi", "entry", "callback", "call_ops", "pt_regs", "symbols"},
+             "at the top level");
     SourceLocation top{out_.path, 1, 1};
     if (const toml::node* n = root.get("schema")) {
       if (auto v = integer(*n, "schema"); v && *v != 1) error(at(*n), "contract schema " + std::to_string(*v) + " is not supported (1 is)");
@@ -125,8 +126,11 @@ class ContractReader {
     if (const toml::node* n = root.get("callback")) {
       if (const toml::table* t = n->as_table()) loadCallback(*t, callback);
       else error(at(*n), "[callback] must be a table");
-    } else {
-      error(top, "missing [callback] (the C function the trampoline calls)");
+    }  // none: the trampoline calls nothing (a direct trampoline that returns)
+    if (const toml::node* n = root.get("call_ops")) {
+      if (const toml::table* t = n->as_table()) loadCallOps(*t, callback);
+      else error(at(*n), "[call_ops] must be a table");
+      if (callback.none()) error(at(*n), "[call_ops] needs a [callback] (ops->func)");
     }
     if (const toml::node* n = root.get("pt_regs")) {
       if (const toml::table* t = n->as_table()) {
@@ -174,6 +178,23 @@ class ContractReader {
     if (const toml::node* n = t.get("regs")) cb.regs = boolean(*n, "regs").value_or(false);
   }
 
+  void loadCallOps(const toml::table& t, TrampolineCallback& cb) {
+    onlyKeys(t, {"literal", "ops", "func", "direct_call", "direct", "direct_contract"}, "in [call_ops]");
+    TrampolineCallOps k;
+    if (const toml::node* n = t.get("literal")) k.literal = integer(*n, "literal").value_or(-8);
+    else error(at(t), "[call_ops] needs 'literal' (where the ops pointer lies, from F)");
+    if (const toml::node* n = t.get("ops")) k.ops = string(*n, "ops").value_or("");
+    else error(at(t), "[call_ops] needs 'ops' (a symbol for the struct the literal points to)");
+    if (const toml::node* n = t.get("func")) k.func = integer(*n, "func").value_or(0);
+    else error(at(t), "[call_ops] needs 'func' (the offset of ops->func)");
+    if (const toml::node* n = t.get("direct_call")) k.directCall = integer(*n, "direct_call");
+    if (const toml::node* n = t.get("direct")) k.direct = string(*n, "direct").value_or("");
+    if (const toml::node* n = t.get("direct_contract")) k.directContract = string(*n, "direct_contract").value_or("");
+    if (k.directCall.has_value() != !k.direct.empty() || k.direct.empty() != k.directContract.empty())
+      error(at(t), "[call_ops] needs all or none of direct_call, direct and direct_contract");
+    cb.callOps = k;
+  }
+
   void loadSymbols(const toml::table& t) {
     for (auto&& [key, value] : t) {
       ContractSymbol s;
@@ -201,7 +222,7 @@ class ContractReader {
   }
 
   void loadEntry(const toml::table& t, const TrampolineCallback& cb) {
-    onlyKeys(t, {"offset", "resume", "saved_ra", "stack_adjust", "mode", "clobbers"}, "in [[entry]]");
+    onlyKeys(t, {"offset", "resume", "saved_ra", "stack_adjust", "mode", "clobbers", "values"}, "in [[entry]]");
     TrampolineContract k;
     k.symbol = out_.symbol;
     k.callback = cb;
@@ -212,6 +233,21 @@ class ContractReader {
     if (const toml::node* n = t.get("saved_ra")) k.savedRa = string(*n, "saved_ra");
     if (const toml::node* n = t.get("stack_adjust")) k.stackAdjust = integer(*n, "stack_adjust").value_or(0);
     if (const toml::node* n = t.get("clobbers")) k.clobbers = strings(*n, "clobbers");
+    if (const toml::node* n = t.get("values")) {
+      if (const toml::table* v = n->as_table()) {
+        for (auto&& [key, value] : *v) {
+          std::vector<uint64_t> allowed;
+          const toml::array* a = value.as_array();
+          if (!a || a->empty()) error(at(value), "values of '" + std::string(key.str()) + "' must be a non-empty array of integers");
+          else
+            for (const toml::node& e : *a)
+              if (auto x = integer(e, "each value of '" + std::string(key.str()) + "'")) allowed.push_back(uint64_t(*x));
+          k.values.push_back({std::string(key.str()), allowed});
+        }
+      } else {
+        error(at(*n), "values must be a table { btype = [0, 1] }");
+      }
+    }
     if (const toml::node* n = t.get("mode")) {
       if (const toml::table* m = n->as_table()) {
         onlyKeys(*m, {"register", "regs", "noregs"}, "in mode");

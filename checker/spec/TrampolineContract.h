@@ -7,6 +7,7 @@
 // docs/trampolines.md.
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -23,6 +24,24 @@ struct TrampolineMode {
   uint64_t regs = 0, noregs = 1;
 };
 
+struct TrampolineContract;
+
+// CALL_OPS (arm64): the site keeps a pointer to its struct ftrace_ops just
+// before F, and the trampoline finds the callback, and a direct trampoline
+// if any, through it. What the proof may assume of that memory, since the
+// site's own proof keeps the literal a valid ops pointer at every point.
+struct TrampolineCallOps {
+  int64_t literal = -8;  // the pointer lies at F + literal
+  std::string ops;       // a symbol standing for the struct it points to
+  int64_t func = 0;      // offset of ops->func: holds the callback's address
+  // Offset of ops->direct_call: 0, or the address of a trampoline (the
+  // symbol `direct`) that takes over with the entry convention of
+  // `directContract` (a contract file beside this one).
+  std::optional<int64_t> directCall;
+  std::string direct, directContract;
+  std::shared_ptr<const TrampolineContract> handoff;  // directContract's entry, once loaded
+};
+
 // The C function the trampoline calls, and what it must receive:
 // a0 = ip (the traced site's rec->ip), a1 = parent ip (the traced
 // function's return address), a2 = ops, a3 = regs pointer.
@@ -36,7 +55,13 @@ struct TrampolineCallback {
   bool regs = false;               // a3 = pt_regs in regs mode, 0 otherwise
   // In regs mode: where the pt_regs frame holds each register of F's entry
   // ("epc" = the traced ip), as offsets from the regs pointer.
+  // ("resume" = the resume address, as arm64's fregs->pc).
   std::vector<std::pair<std::string, int64_t>> ptRegs;
+  std::optional<TrampolineCallOps> callOps;
+
+  // A trampoline without a callback (an empty symbol) must reach the
+  // resume address without calling anything.
+  bool none() const { return symbol.empty(); }
 };
 
 struct TrampolineContract {
@@ -45,6 +70,9 @@ struct TrampolineContract {
   std::optional<std::string> savedRa;  // register holding the caller's ra
   int64_t stackAdjust = 0;             // sp at entry = caller's sp + stackAdjust
   std::vector<std::string> clobbers;   // registers the site may change besides ABI-dead ones
+  // Registers outside the general ones (arm64's btype) and the values
+  // they may hold at entry: "reached by bl or by br x17".
+  std::vector<std::pair<std::string, std::vector<uint64_t>>> values;
   bool proven = false;                 // its code was proven to honour the contract
 
   int64_t entryOffset = 0;             // the entry is symbol + entryOffset

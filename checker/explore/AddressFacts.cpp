@@ -1,0 +1,112 @@
+#include "checker/explore/AddressFacts.h"
+
+#include <set>
+#include <vector>
+
+namespace patchcheck {
+namespace {
+
+// An address as base + k (k a numeral): (bvadd k B) as the simplifier
+// writes it, or the term itself with k = 0.
+struct Offset {
+  z3::expr base;
+  uint64_t k;
+};
+
+Offset offsetOf(const z3::expr& a) {
+  if (a.is_app() && a.decl().decl_kind() == Z3_OP_BADD && a.num_args() == 2) {
+    uint64_t k = 0;
+    if (a.arg(0).is_numeral() && a.arg(0).is_numeral_u64(k)) return {a.arg(1), k};
+    if (a.arg(1).is_numeral() && a.arg(1).is_numeral_u64(k)) return {a.arg(0), k};
+  }
+  return {a, 0};
+}
+
+bool isKind(const z3::expr& e, Z3_decl_kind k) { return e.is_app() && e.decl().decl_kind() == k; }
+
+}  // namespace
+
+bool AddressFacts::proven(const z3::expr& fact) {
+  z3::expr s = fact.simplify();
+  if (s.is_true()) return true;
+  return decide_({}, !s) == Answer::Unsat;
+}
+
+// concat(extract(w-1, n)(B + k), 0_n) = B + (k & ~mask) when B & mask = 0.
+std::optional<z3::expr> AddressFacts::alignedDown(const z3::expr& e) {
+  if (e.num_args() != 2) return std::nullopt;
+  z3::expr hi = e.arg(0), lo = e.arg(1);
+  uint64_t low = 1;
+  if (!lo.is_numeral() || !lo.is_numeral_u64(low) || low != 0 || !isKind(hi, Z3_OP_EXTRACT)) return std::nullopt;
+  z3::expr x = hi.arg(0);
+  unsigned w = x.get_sort().bv_size(), n = lo.get_sort().bv_size();
+  if (n >= 64 || w > 64 || hi.hi() != w - 1 || hi.lo() != n) return std::nullopt;
+  Offset o = offsetOf(x);
+  z3::context& c = e.ctx();
+  uint64_t mask = (uint64_t(1) << n) - 1;
+  if (!proven((o.base & c.bv_val(mask, w)) == c.bv_val(0, w))) return std::nullopt;
+  return (o.base + c.bv_val(o.k & ~mask, w)).simplify();
+}
+
+// select(store(...store(M, i1, v1)..., in, vn), j): past every store whose
+// index differs from j, to the first one at j (its value) or to M.
+std::optional<z3::expr> AddressFacts::loadPastStores(const z3::expr& e) {
+  z3::expr j = e.arg(1);
+  Offset at = offsetOf(j);
+  z3::expr m = e.arg(0);
+  std::vector<z3::expr> others;  // indexes the simplifier cannot tell from j
+  std::set<unsigned> seen;       // (an exception's clobbers store at the same ones again)
+  std::optional<z3::expr> value;
+  unsigned skipped = 0;
+  while (isKind(m, Z3_OP_STORE)) {
+    z3::expr i = m.arg(1);
+    if (z3::eq(i, j)) {
+      value = m.arg(2);
+      break;
+    }
+    // The same base at another offset, or two numerals: surely another byte.
+    Offset o = offsetOf(i);
+    bool distinct = (z3::eq(o.base, at.base) && o.k != at.k) || (i.is_numeral() && j.is_numeral());
+    if (!distinct && seen.insert(Z3_get_ast_id(e.ctx(), i)).second) others.push_back(i);
+    m = m.arg(0);
+    ++skipped;
+  }
+  if (skipped == 0) return std::nullopt;
+  if (!others.empty()) {
+    z3::expr_vector same(e.ctx());
+    for (const z3::expr& i : others) same.push_back(i == j);
+    if (!proven(!z3::mk_or(same))) return std::nullopt;
+  }
+  return value ? *value : z3::select(m, j);
+}
+
+z3::expr AddressFacts::rewrite(const z3::expr& e) {
+  if (!e.is_app() || e.is_numeral() || e.is_const()) return e;
+  unsigned id = Z3_get_ast_id(e.ctx(), e);
+  if (auto it = done_.find(id); it != done_.end()) return it->second.second;
+  z3::expr_vector args(e.ctx());
+  bool changed = false;
+  bool array = e.decl().decl_kind() == Z3_OP_STORE;  // memory keeps its stores
+  for (unsigned i = 0; i < e.num_args(); ++i) {
+    z3::expr a = array || (isKind(e, Z3_OP_SELECT) && i == 0) ? e.arg(i) : rewrite(e.arg(i));
+    changed = changed || !z3::eq(a, e.arg(i));
+    args.push_back(a);
+  }
+  z3::expr out = changed ? e.decl()(args).simplify() : e;
+  if (isKind(out, Z3_OP_CONCAT))
+    if (auto r = alignedDown(out)) out = *r;
+  if (isKind(out, Z3_OP_SELECT))
+    if (auto r = loadPastStores(out)) out = rewrite(*r);
+  done_.emplace(id, std::make_pair(e, out));
+  return out;
+}
+
+void AddressFacts::simplify(MachineState& s) {
+  for (z3::expr& r : s.regs) {
+    if (r.is_numeral() || r.is_const()) continue;
+    z3::expr x = rewrite(r);
+    if (!z3::eq(x, r)) r = x.simplify();
+  }
+}
+
+}  // namespace patchcheck
