@@ -230,7 +230,7 @@ int main() {
   auto ftrace = [&](uint64_t f, uint64_t caller) {
     return Placement{{{"F", f}, {"ftrace_caller", caller}, {"ftrace_nop_ops", text + 0x9000},
                       {"ftrace_list_ops", text + 0x9100}, {"ops_a", text + 0x9200}, {"ops_direct", text + 0x9300},
-                      {"direct_tramp", caller + 0x40}},
+                      {"ftrace_stub_direct_tramp", caller + 0x40}},
                      {}};
   };
   std::vector<Placement> callOps = {ftrace(text + 0x100008, text + 0x2000), ftrace(text + 0x1000, text + 0x7fff000)};

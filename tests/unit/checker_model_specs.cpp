@@ -383,14 +383,14 @@ TEST_CASE("Arm: the floor DC CVAU, DSB, IC IVAU, DSB leaves, by cache type", "[c
   REQUIRE(spec.model.cacheType == CacheType::Dic0Idc0);
   SpecResult idc0 = check(spec);
   allStatesSafe(idc0);
-  CHECK(verdicts(idc0) == std::vector{Verdict::Safe, Verdict::Unsafe, Verdict::Unsafe});
+  CHECK(verdicts(idc0) == std::vector{Verdict::Safe, Verdict::Unsafe, Verdict::Unsafe, Verdict::Safe});
   // The stale BRK is what the pass runs.
   CHECK(idc0.transitions[1].counterexample->rule.find("brk") != std::string::npos);
 
   spec.model.cacheType = CacheType::Dic0Idc1;  // no clean needed: the invalidation alone is enough
-  CHECK(verdicts(check(spec)) == std::vector{Verdict::Safe, Verdict::Unsafe, Verdict::Safe});
+  CHECK(verdicts(check(spec)) == std::vector{Verdict::Safe, Verdict::Unsafe, Verdict::Safe, Verdict::Safe});
   spec.model.cacheType = CacheType::Dic1Idc1;  // coherent fetches: the dsb is enough
-  CHECK(verdicts(check(spec)) == std::vector{Verdict::Safe, Verdict::Safe, Verdict::Safe});
+  CHECK(verdicts(check(spec)) == std::vector{Verdict::Safe, Verdict::Safe, Verdict::Safe, Verdict::Safe});
 }
 
 TEST_CASE("Arm: CMODX, a live change outside the list is UNSAFE by itself", "[checker_model_specs]") {
