@@ -276,6 +276,7 @@ class Reader {
       size_t va = eq + 1, vb = b;
       trim(va, vb);
       test_.meta[name] = std::string(slice(va, vb));
+      test_.metaAt[name] = pos(a);
     }
     error(text_.size(), "missing the init block '{ ... }' after the header");
     return npos;

@@ -86,6 +86,8 @@ std::variant<Program, Diagnostics> layOut(const Test& t) {
 
   for (const auto& [key, value] : t.meta) {
     if (kIgnoredMeta.count(key)) continue;
+    // A test whose meta was set by a program (not read) has no position.
+    Position at = t.metaAt.count(key) ? t.metaAt.at(key) : Position{1, 1};
     if (key == "CacheType") {
       std::string v = value;
       bool dic = v.find("DIC") != std::string::npos, idc = v.find("IDC") != std::string::npos;
@@ -93,14 +95,14 @@ std::variant<Program, Diagnostics> layOut(const Test& t) {
       for (const char* w : {"DIC", "IDC"})
         if (auto at = rest.find(w); at != std::string::npos) rest.erase(at, 3);
       if (rest.find_first_not_of(" ,") != std::string::npos)
-        errors.push_back(refuse(t, {1, 1}, "CacheType=" + value));
+        errors.push_back(refuse(t, at, "CacheType=" + value));
       // DIC without IDC is not one of herd7's catalogue cases; DIC implies
       // coherent fetches either way.
       p.cacheType = dic ? CacheType::Dic1Idc1 : idc ? CacheType::Dic0Idc1 : CacheType::Dic0Idc0;
     } else if (key == "Variant") {
-      if (value != "self") errors.push_back(refuse(t, {1, 1}, "Variant=" + value));
+      if (value != "self") errors.push_back(refuse(t, at, "Variant=" + value));
     } else {
-      errors.push_back(refuse(t, {1, 1}, "the meta line " + key + "=" + value));
+      errors.push_back(refuse(t, at, "the meta line " + key + "=" + value));
     }
   }
 

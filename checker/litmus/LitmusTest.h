@@ -76,6 +76,7 @@ struct Test {
   std::string arch;     // "AArch64"
   std::string name;     // as in the header
   std::map<std::string, std::string> meta;  // "CacheType" -> "IDC", "Variant" -> "self", ...
+  std::map<std::string, Position> metaAt;   // where each meta line is
   std::vector<InitEntry> init;
   std::vector<Thread> threads;
   std::vector<std::string> locations;  // `locations [0:X9; x;]`, as written
