@@ -48,6 +48,27 @@ class IsaPlugin {
   // and operands): `value` holds its `bytes` bytes as the plug-in reads
   // them (MIPS: the 32-bit word); `address` is where it lies.
   virtual std::string disassemble(uint64_t value, unsigned bytes, uint64_t address, const Target&) const = 0;
+  // The same for an instruction given as its bytes in memory order, however
+  // long (x86: up to 15 bytes). By default the bytes become `value` in the
+  // instruction byte order.
+  virtual std::string disassembleBytes(std::span<const uint8_t> bytes, uint64_t address, const Target& t) const;
+
+  // How long the instruction that starts at bytes[0] is, as a CPU decodes
+  // it: a variable-length ISA (x86) is fetched byte by byte until this
+  // says Length. `symbolic[k]` marks bytes whose value depends on the
+  // placement (their entry in `bytes` is arbitrary): PlacementDependent
+  // when one of them is needed to tell the length or the operation (not
+  // only an immediate or displacement). A fixed-length ISA answers its
+  // patch unit.
+  struct Length {
+    enum Kind { Known, NeedMore, Invalid, PlacementDependent } kind = Known;
+    unsigned bytes = 0;
+  };
+  virtual Length instructionLength(std::span<const uint8_t> bytes, std::span<const bool> symbolic,
+                                   const Target& t) const {
+    (void)bytes, (void)symbolic;
+    return {Length::Known, patchUnitBytes(t)};
+  }
 
   // GNU-syntax assembly for options.target: one Unit per instruction or
   // data directive, or the errors with file:line:column.

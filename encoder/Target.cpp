@@ -22,3 +22,15 @@ std::string Target::str() const {
 }
 
 }  // namespace patchcheck
+
+namespace patchcheck {
+
+std::string IsaPlugin::disassembleBytes(std::span<const uint8_t> bytes, uint64_t address, const Target& t) const {
+  uint64_t value = 0;
+  bool big = instructionByteOrder(t) == Endian::Big;
+  for (size_t k = 0; k < bytes.size() && k < 8; ++k)
+    value |= uint64_t(bytes[k]) << (8 * (big ? bytes.size() - 1 - k : k));
+  return disassemble(value, unsigned(bytes.size()), address, t);
+}
+
+}  // namespace patchcheck
