@@ -94,6 +94,11 @@ class IsaPlugin {
   // May this instruction be replaced while another CPU executes it (and
   // replace one)? Only an ISA with such a list says no (arm64's CMODX list).
   virtual bool concurrentlyModifiable(const Unit&) const { return true; }
+  // The instruction a patcher writes over a site's first byte so that a
+  // CPU fetching it traps while the rest changes (x86 text_poke_bp: int3),
+  // if the ISA has such a protocol. The model reports its execution as a
+  // FaultKind::Break at its address.
+  virtual std::optional<std::string_view> patchBreakpoint() const { return std::nullopt; }
 
  protected:
   IsaPlugin() = default;

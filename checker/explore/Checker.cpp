@@ -151,6 +151,20 @@ class SpecChecker {
                                      "write " + w + " = \"insn\""});
       }
     }
+    breakpoints_.clear();
+    if (auto trap = site_.target().isa->patchBreakpoint(); trap && spec_.byteUnits)
+      for (const StepSpec& s : t.steps) {
+        // text_poke_bp publishes the new instruction of each address it
+        // writes the breakpoint at; its handler emulates that instruction.
+        if (s.kind != StepSpec::Kind::Write || !s.interim || trimmed(s.interim->text) != *trap) continue;
+        const auto& starts = site_.instructions(t.to);
+        auto at = starts.find(s.index);
+        if (at == starts.end())
+          errs.push_back({s.where, "'" + s.text + "': no instruction of '" + t.to + "' starts at byte " +
+                                       std::to_string(s.index) + ", so the " + std::string(*trap) +
+                                       " handler has nothing to emulate there"});
+        else breakpoints_[s.index] = at->second;
+      }
     if (!errs.empty()) return errs;
     // The steps must end in `to` (a synthesis prefix need not).
     for (unsigned i = 0; i < spec_.siteUnits() && !opt_.prefix; ++i)
@@ -206,6 +220,14 @@ class SpecChecker {
   z3::context& c_;
   const CheckOptions& opt_;
   Prover prover_;
+  // The transition's breakpoint addresses (byte sites): unit -> the new
+  // instruction there.
+  std::map<unsigned, std::shared_ptr<const WordImage>> breakpoints_;
+
+  static std::string trimmed(const std::string& s) {
+    size_t b = s.find_first_not_of(" \t"), e = s.find_last_not_of(" \t");
+    return b == std::string::npos ? "" : s.substr(b, e - b + 1);
+  }
 
   unsigned regionUnits() const { return site_.regionUnits(); }
 
@@ -257,6 +279,8 @@ class SpecChecker {
     ps.inlineTrampolines = opt_.inlineTrampolines;
     ps.budget = opt_.budget;
     ps.maxSteps = opt_.limits.maxSteps;
+    ps.breakpoints = breakpoints_;
+    ps.breakpointHandler = spec_.model.breakpoint;
     ps.versions.resize(regionUnits());
     ps.versionNames.resize(regionUnits());
     for (unsigned i = spec_.siteUnits(); i < regionUnits(); ++i) {

@@ -13,6 +13,18 @@ namespace patchcheck {
 // invalidated, completed, then every CPU interrupted.
 FetchModel::FetchModel(const Timeline& tl, const ModelSpec& m, When w, std::vector<unsigned> lines)
     : tl_(tl), model_(m), when_(w), lines_(std::move(lines)) {
+  if (x86()) {
+    // x86: a fetch may return any version written since the last
+    // serialisation every CPU completed (sync_core): the floor is what the
+    // writes before the last sync_core made.
+    for (unsigned p = 0; p <= tl.stepCount; ++p) {
+      unsigned done = tl.flushedWrites(p);
+      std::vector<unsigned> f(tl.byWord.size(), 0);
+      for (unsigned k = 0; k < done; ++k) f[tl.writes[k].word] = std::max(f[tl.writes[k].word], tl.writes[k].version);
+      floors_.push_back(std::move(f));
+    }
+    return;
+  }
   if (!arm()) return;
   CacheMaintenance cm(m.cacheType);
   unsigned words = unsigned(tl.byWord.size());

@@ -1,7 +1,9 @@
 #include "checker/explore/PassExplorer.h"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
+#include <span>
 
 #include "checker/explore/SideEffects.h"
 #include "encoder/Hex.h"
@@ -23,7 +25,11 @@ struct Event {
   // Call: the pass entered a trampoline (inline mode; `versionName` holds
   // its entry key) and the trampoline's own steps follow as Step events,
   // up to Return, where it is back at the site.
-  enum class Kind { Fetch, Interrupt, Settle, Call, Step, Return };
+  // Byte: on a byte site, the version of one byte the next Fetch decodes
+  // (that Fetch has no image: its term is the bytes it decoded).
+  // Handler: the patcher's breakpoint handler ran; `wordTerm` is the
+  // instruction it emulates at `pc` (none: it skipped to `pc`).
+  enum class Kind { Fetch, Interrupt, Settle, Call, Step, Return, Byte, Handler };
   Kind kind;
   unsigned word = 0;
   std::string versionName;
@@ -33,6 +39,7 @@ struct Event {
   unsigned landed = 0;
   std::optional<TrampolineEvent> step;  // Step
   std::shared_ptr<const MemoryOverlay> overlay;  // Fetch: what the site's data units may read as
+  unsigned length = 0;  // Fetch, Handler: the instruction's bytes
 };
 
 enum class LocKind { Word, RegionEnd, Symbol, Elsewhere };
@@ -70,6 +77,9 @@ struct Node : Execution {
   bool inBody = false;
   std::optional<Location> located;  // a location fork already chosen
   std::optional<Called> called;     // inline: the trampoline this pass ran
+  unsigned fetchedAt = 0;           // byte site: the unit the last instruction started at
+  // The breakpoint handler runs this instruction at `.first` next.
+  std::optional<std::pair<z3::expr, Instruction>> emulate;
 };
 
 class Explorer final : public Executor<Node>::Client {
@@ -197,6 +207,16 @@ class Explorer final : public Executor<Node>::Client {
   // Where the pass is: an interrupt may come first; the location may fork;
   // a site word may be seen in several versions (each its own execution).
   std::optional<Instruction> fetch(Node& n) override {
+    if (n.emulate) {
+      // The breakpoint handler emulates the new instruction where the
+      // breakpoint lies (poke_int3_handler): as if the CPU ran it there.
+      auto [at, instruction] = std::move(*n.emulate);
+      n.emulate.reset();
+      n.cpu.pc = at;
+      n.events.push_back(Event{Event::Kind::Handler, 0, "", at, instruction.term, nullptr, false, 0, std::nullopt,
+                               nullptr, instruction.bytes});
+      return instruction;
+    }
     if (!n.located) {
       forkInterrupt(n);
       auto locs = locate(n);
@@ -332,7 +352,7 @@ class Explorer final : public Executor<Node>::Client {
           exitCheck(n, loc, false);
           n.inBody = true;
         }
-        return fetchVersions(n, loc.word);
+        return s_.site->spec().byteUnits ? fetchBytes(n, loc.word) : fetchVersions(n, loc.word);
     }
     return std::nullopt;
   }
@@ -503,20 +523,20 @@ class Explorer final : public Executor<Node>::Client {
     return true;
   }
 
-  // The versions of word i the pass may see: one execution per distinct
-  // image; the others run their step now and wait, this one goes on.
-  std::optional<Instruction> fetchVersions(Node& n, unsigned i) {
+  // The distinct images of word i these observers may fetch, each with
+  // the observers after it.
+  struct Group {
+    const WordImage* image;
+    std::vector<Observer> observers;
+    std::string names;
+    std::optional<std::string> race;  // a CMODX violation this fetch may be part of
+  };
+  std::vector<Group> groupsOf(const std::vector<Observer>& observers, unsigned i) {
     const auto& vers = s_.versions[i];
-    struct Group {
-      const WordImage* image;
-      std::vector<Observer> observers;
-      std::string names;
-      std::optional<std::string> race;  // a CMODX violation this fetch may be part of
-    };
     std::vector<Group> groups;
     for (unsigned v = 0; v < vers.size(); ++v) {
       std::vector<Observer> next;
-      for (const Observer& o : n.observers)
+      for (const Observer& o : observers)
         if (auto r = s_.fetch->observe(o, i, v))
           if (std::find(next.begin(), next.end(), *r) == next.end()) next.push_back(*r);
       if (next.empty()) continue;
@@ -533,6 +553,13 @@ class Explorer final : public Executor<Node>::Client {
         if (!g->race) g->race = race;
       }
     }
+    return groups;
+  }
+
+  // The versions of word i the pass may see: one execution per distinct
+  // image; the others run their step now and wait, this one goes on.
+  std::optional<Instruction> fetchVersions(Node& n, unsigned i) {
+    std::vector<Group> groups = groupsOf(n.observers, i);
     if (groups.empty()) return std::nullopt;
     for (size_t k = groups.size(); k-- > 1;) {
       Node c = n;
@@ -541,6 +568,90 @@ class Explorer final : public Executor<Node>::Client {
     }
     seen(n, i, groups[0].image, groups[0].observers, groups[0].names, groups[0].race);
     return groups[0].image->fetched();
+  }
+
+  // A byte site (x86): the instruction at unit `first` is decoded from
+  // bytes each fetched in any version the fetch model allows, one byte
+  // more until the ISA knows its length (IsaPlugin::instructionLength).
+  // Each distinct mix of versions is its own execution: a torn
+  // instruction is simply one of them.
+  std::optional<Instruction> fetchBytes(Node& n, unsigned first) {
+    struct Partial {
+      Node node;
+      std::vector<const WordImage*> bytes;
+      std::vector<std::string> names;
+    };
+    std::vector<Partial> work;
+    work.push_back(Partial{n, {}, {}});
+    std::vector<std::pair<Node, Instruction>> ready;
+    while (!work.empty()) {
+      Partial p = std::move(work.back());
+      work.pop_back();
+      unsigned u = first + unsigned(p.bytes.size());
+      if (u >= s_.site->regionUnits()) {
+        unknown_ = true;  // what lies past the declared bytes is not known
+        out_.unknownReason = "a pass decodes an instruction at " + s_.site->spec().unitName(first) +
+                             " whose bytes run past the site's declared bytes";
+        continue;
+      }
+      for (Group& g : groupsOf(p.node.observers, u)) {
+        Partial q = p;
+        seen(q.node, u, g.image, g.observers, g.names, g.race, true);
+        q.bytes.push_back(g.image);
+        q.names.push_back(g.names);
+        std::array<uint8_t, 16> raw{};
+        std::array<bool, 16> symbolic{};
+        size_t count = std::min<size_t>(q.bytes.size(), raw.size());
+        for (size_t k = 0; k < count; ++k) {
+          raw[k] = uint8_t(q.bytes[k]->symbolic.knownBits);
+          symbolic[k] = q.bytes[k]->symbolic.knownMask != 0xff;
+        }
+        IsaPlugin::Length len = t_.isa->instructionLength(std::span<const uint8_t>(raw.data(), count),
+                                                          std::span<const bool>(symbolic.data(), count), t_);
+        if (len.kind == IsaPlugin::Length::NeedMore) {
+          work.push_back(std::move(q));
+          continue;
+        }
+        if (len.kind == IsaPlugin::Length::PlacementDependent) {
+          unknown_ = true;
+          out_.unknownReason = "a pass decodes an instruction at " + s_.site->spec().unitName(first) +
+                               " whose operation depends on where the symbols lie (bytes of an address field)";
+          continue;
+        }
+        // Known, or Invalid: the model decodes the bytes and raises #UD.
+        Instruction insn = compose(q.bytes);
+        std::string versions;
+        bool same = std::all_of(q.names.begin(), q.names.end(), [&](const std::string& x) { return x == q.names[0]; });
+        for (const std::string& x : q.names) versions += (versions.empty() ? "" : " ") + x;
+        std::string label = q.bytes.size() == 1 ? q.names[0] : same ? "all " + q.names[0] : versions;
+        unsigned landed = ~0u;
+        for (const auto& o : q.node.observers) landed = std::min(landed, s_.fetch->landed(o));
+        q.node.events.push_back(Event{Event::Kind::Fetch, first, label, q.node.cpu.pc, insn.term, nullptr, false,
+                                      landed, std::nullopt, q.node.cpu.state.overlay, insn.bytes});
+        q.node.fetchedAt = first;
+        ready.push_back({std::move(q.node), insn});
+      }
+    }
+    if (ready.empty()) return std::nullopt;
+    for (size_t k = ready.size(); k-- > 1;)
+      if (executor_.step(ready[k].first, ready[k].second)) later(std::move(ready[k].first));
+    Instruction insn = ready[0].second;
+    n = std::move(ready[0].first);
+    return insn;
+  }
+
+  // The instruction the fetched bytes make, in the ISA's byte order.
+  Instruction compose(const std::vector<const WordImage*>& bytes) const {
+    bool big = t_.isa->instructionByteOrder(t_) == Endian::Big;
+    z3::expr term = bytes[0]->symbolic.term;
+    uint64_t known = 0;
+    for (size_t k = 0; k < bytes.size(); ++k) {
+      const z3::expr& b = bytes[k]->symbolic.term;
+      if (k) term = big ? z3::concat(term, b) : z3::concat(b, term);
+      size_t significance = big ? bytes.size() - 1 - k : k;
+      if (significance < 8) known |= (bytes[k]->symbolic.knownBits & 0xff) << (8 * significance);
+    }
+    return Instruction{term.simplify(), known, unsigned(bytes.size())};
   }
 
   // Arm's CMODX rule: fetching version v of word i while a later write to
@@ -561,14 +672,15 @@ class Explorer final : public Executor<Node>::Client {
   }
 
   // The pass fetches this version of word i.
+  // `byte`: one byte of the instruction a byte site's fetch decodes.
   void seen(Node& c, unsigned i, const WordImage* img, const std::vector<Observer>& obs, const std::string& names,
-            const std::optional<std::string>& race = std::nullopt) {
+            const std::optional<std::string>& race = std::nullopt, bool byte = false) {
     c.observers = obs;
     unsigned landed = ~0u;
     for (const auto& o : obs) landed = std::min(landed, s_.fetch->landed(o));
     c.cpu.state.overlay = dataOverlay(obs);
-    c.events.push_back(Event{Event::Kind::Fetch, i, names, c.cpu.pc, img->symbolic.term, img, false, landed, std::nullopt,
-                             c.cpu.state.overlay});
+    c.events.push_back(Event{byte ? Event::Kind::Byte : Event::Kind::Fetch, i, names, c.cpu.pc, img->symbolic.term,
+                             img, false, landed, std::nullopt, c.cpu.state.overlay});
     if (race) addHazard(c, c_.bool_val(true), Hazard::Kind::Cmodx, [why = *race](const z3::model&) { return why; });
     if (c.inBody && i >= siteUnits() && !img->sameAs(s_.versions[i][0])) {
       std::string orig = s_.versions[i][0].source, now = img->source;
@@ -628,6 +740,7 @@ class Explorer final : public Executor<Node>::Client {
       }
     for (const Fault& f : faults) {
       if (f.kind == FaultKind::Wait) continue;  // sleeps until an interrupt: harmless
+      if (f.kind == FaultKind::Break && breakpointHandled(c, f)) continue;
       if (f.kind == FaultKind::Unpredictable && s_.unpredictableAsHardware) continue;
       z3::expr when = f.when.simplify();
       if (when.is_false()) continue;
@@ -639,6 +752,27 @@ class Explorer final : public Executor<Node>::Client {
         return false;
       }
       c.path.push_back(!when);
+    }
+    return true;
+  }
+
+  // The breakpoint the transition wrote, executed where it wrote it: the
+  // patcher's handler finds the address in its vector and emulates the
+  // new instruction (or, before Linux 5.2, skips it). A breakpoint
+  // anywhere else is no patch's and stays a fault.
+  bool breakpointHandled(Node& c, const Fault& f) {
+    if (s_.breakpointHandler == ModelSpec::Breakpoint::None || !f.when.simplify().is_true()) return false;
+    if (c.events.empty() || c.events.back().kind != Event::Kind::Fetch || c.events.back().image) return false;
+    auto it = s_.breakpoints.find(c.fetchedAt);
+    if (it == s_.breakpoints.end()) return false;
+    z3::expr at = s_.site->unitAddress(it->first);
+    Instruction emulated = it->second->fetched();
+    if (s_.breakpointHandler == ModelSpec::Breakpoint::Emulate) {
+      c.emulate.emplace(at, emulated);
+    } else {
+      c.cpu.pc = at + c_.bv_val(uint64_t(emulated.bytes), 64);
+      c.events.push_back(Event{Event::Kind::Handler, 0, "", c.cpu.pc, std::nullopt, nullptr, false, 0, std::nullopt,
+                               nullptr, 0});
     }
     return true;
   }
@@ -682,7 +816,25 @@ class Explorer final : public Executor<Node>::Client {
     size_t shown = broken ? broken->events : n.events.size();
     for (size_t k = 0; k < shown; ++k) {
       const Event& e = n.events[k];
-      if (e.kind == Event::Kind::Fetch) {
+      if (e.kind == Event::Kind::Byte) {
+        const Spec& spec = s_.site->spec();
+        cx.schedule.push_back(FetchEvent{int(spec.writeIndex(e.word)), spec.unitName(e.word), e.versionName, e.landed});
+        seen[e.word] = e.versionName;
+      } else if (e.kind == Event::Kind::Fetch && !e.image) {
+        // A byte site's instruction: which bytes it decoded, in which versions.
+        const Spec& spec = s_.site->spec();
+        std::string bytes = e.length == 1 ? spec.unitName(e.word)
+                                          : spec.unitName(e.word) + ".." + std::to_string(spec.writeIndex(e.word) + e.length - 1);
+        cx.trace.push_back(traceStep(t_, m, *e.pc, *e.wordTerm, bytes + " (" + e.versionName + ")"));
+      } else if (e.kind == Event::Kind::Handler) {
+        std::string where = nameAddress(u64(m.eval(*e.pc, true)), m);
+        if (e.wordTerm) {
+          cx.trace.push_back(traceStep(t_, m, *e.pc, *e.wordTerm, "emulated by the int3 handler"));
+        } else {
+          cx.details.push_back("the int3 handler skips the instruction being patched: the pass resumes at " + where);
+          if (!cx.trace.empty()) cx.trace.back().note += "<- trap: the handler resumes at " + where;
+        }
+      } else if (e.kind == Event::Kind::Fetch) {
         const Spec& spec = s_.site->spec();
         int written = int(spec.writeIndex(e.word));
         std::string unit = e.word < spec.entryUnit() ? spec.unitName(e.word) : "word " + std::to_string(written);
@@ -736,7 +888,7 @@ class Explorer final : public Executor<Node>::Client {
     for (size_t k = 0; k < upto && !obs.empty(); ++k) {
       const Event& e = n.events[k];
       std::vector<Observer> next;
-      if (e.kind == Event::Kind::Fetch) {
+      if ((e.kind == Event::Kind::Fetch && e.image) || e.kind == Event::Kind::Byte) {
         const auto& vers = s_.versions[e.word];
         for (unsigned v = 0; v < vers.size(); ++v)
           if (vers[v].sameAs(*e.image))
@@ -789,6 +941,15 @@ class Explorer final : public Executor<Node>::Client {
             break;
           case Event::Kind::Step:
           case Event::Kind::Return:
+          case Event::Kind::Byte:  // its instruction's Fetch follows
+            break;
+          case Event::Kind::Handler:
+            e.cpu.pc = m_.eval(*ev.pc, true);
+            if (ev.wordTerm) {
+              z3::expr word = m_.eval(*ev.wordTerm, true);
+              fetched_ = k_++;
+              return Instruction{word, u64(word), ev.length};
+            }
             break;
           case Event::Kind::Settle: {  // a branch the values decide (the pass had to fork)
             z3::expr t = e.cpu.slot ? e.cpu.slot->control.taken.simplify() : x_.c_.bool_val(ev.taken);
@@ -812,7 +973,7 @@ class Explorer final : public Executor<Node>::Client {
             }
             z3::expr word = m_.eval(*ev.wordTerm, true);
             fetched_ = k_++;
-            return Instruction{word, u64(word), ev.image->fetched().bytes};
+            return Instruction{word, u64(word), ev.image ? ev.image->fetched().bytes : ev.length};
           }
         }
       }

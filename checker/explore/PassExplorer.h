@@ -45,6 +45,12 @@ struct PassSetup {
   bool witnessOnly = false;
   Budget budget;
   unsigned maxSteps = kDefaultMaxSteps;  // per pass (and per inline trampoline run)
+  // A byte site's breakpoint protocol (x86 text_poke_bp): the units where
+  // the transition writes the breakpoint, each with the instruction of
+  // `to` that starts there (what the handler emulates), and what the
+  // handler does ([model] int3_handler).
+  std::map<unsigned, std::shared_ptr<const WordImage>> breakpoints;
+  ModelSpec::Breakpoint breakpointHandler = ModelSpec::Breakpoint::Emulate;
   // Further facts this exploration assumes (the placement's I-cache line
   // split under stale).
   std::vector<z3::expr> assumptions;

@@ -14,6 +14,39 @@ namespace patchcheck {
 
 Instruction WordImage::fetched() const { return Instruction{symbolic.term, symbolic.knownBits, assembled.bytes}; }
 
+z3::expr WordImage::byteTerm(unsigned k, const Target& t) const {
+  unsigned n = assembled.bytes;
+  bool big = t.isa->byteOrder(assembled, t) == Endian::Big;
+  unsigned significance = big ? n - 1 - k : k;
+  return symbolic.term.extract(8 * significance + 7, 8 * significance).simplify();
+}
+
+namespace {
+
+// Byte k of an instruction as a unit of its own: a byte site's patch unit.
+WordImage byteOf(const std::shared_ptr<const WordImage>& whole, unsigned k, const Target& t) {
+  const Unit& u = whole->assembled;
+  Unit b = u;
+  b.address = u.address.plus(k);
+  b.bytes = 1;
+  bool big = t.isa->byteOrder(u, t) == Endian::Big;
+  unsigned shift = 8 * (big ? u.bytes - 1 - k : k);
+  b.bits = shift < 64 ? (u.bits >> shift) & 0xff : 0;
+  b.symbolicMask = shift < 64 ? (u.symbolicMask >> shift) & 0xff : 0;
+  z3::expr term = whole->byteTerm(k, t);
+  SymbolicUnit s{term, {}, {}, 0, 0};
+  uint64_t v = 0;
+  if (term.is_numeral() && term.is_numeral_u64(v)) s.knownBits = v, s.knownMask = 0xff;
+  // The encoding's conditions belong to the instruction, once.
+  if (k == 0) s.conditions = whole->symbolic.conditions, s.reasons = whole->symbolic.reasons;
+  WordImage w{b, s, whole->source, nullptr, 0};
+  w.whole = whole;
+  w.byte = k;
+  return w;
+}
+
+}  // namespace
+
 bool WordImage::sameAs(const WordImage& o) const {
   return symbolic.knownMask == o.symbolic.knownMask && symbolic.knownBits == o.symbolic.knownBits &&
          z3::eq(symbolic.term, o.symbolic.term);
@@ -115,6 +148,17 @@ std::variant<SiteInstance, Diagnostics> SiteInstance::make(const Spec& spec, con
     const auto& words = std::get<Program>(a).units;
     std::vector<WordImage> images;
     unsigned site = spec.siteUnits();
+    if (spec.byteUnits) {
+      // Instructions, each split into its bytes (a byte site has no body yet).
+      auto& starts = s.instructions_[st.name];
+      for (size_t i = 0; i < words.size(); ++i) {
+        auto whole = std::make_shared<const WordImage>(s.image(words[i], st.words[i].text));
+        starts[unsigned(images.size())] = whole;
+        for (unsigned k = 0; k < words[i].bytes; ++k) images.push_back(byteOf(whole, k, t));
+      }
+      s.states_[st.name] = std::move(images);
+      continue;
+    }
     for (size_t i = 0; i < words.size(); ++i)
       images.push_back(s.image(words[i], i < site ? st.words[i].text : spec.body[i - site].text));
     s.body_.assign(images.begin() + site, images.end());
@@ -231,13 +275,17 @@ int64_t SiteInstance::beyond() const {
 
 WordImage SiteInstance::image(const Unit& w, const std::string& source) const {
   auto term = [this](const std::string& n) { return symbols_.at(n); };
-  return WordImage{w, target_.isa->symbolic(w, target_, *ctx_, term), source};
+  return WordImage{w, target_.isa->symbolic(w, target_, *ctx_, term), source, nullptr, 0};
 }
 
 std::variant<WordImage, Diagnostics> SiteInstance::interim(const WordSpec& w, unsigned index) const {
   auto a = assembleWord(*spec_, w, index, target_);
   if (auto* e = std::get_if<Diagnostics>(&a)) return *e;
-  return image(std::get<Unit>(a), w.text);
+  WordImage img = image(std::get<Unit>(a), w.text);
+  // A byte site's interim write stores one byte (loader and assembleWord
+  // hold it to one): it is its own instruction.
+  if (spec_->byteUnits) return byteOf(std::make_shared<const WordImage>(img), 0, target_);
+  return img;
 }
 
 std::string SiteInstance::describeSymbols() const {

@@ -7,6 +7,7 @@
 #include <z3++.h>
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <variant>
@@ -30,8 +31,15 @@ struct WordImage {
   SymbolicUnit symbolic;
   std::string source;  // spec text
 
+  // A byte of a byte site (x86): the instruction it is part of (with F's
+  // state around it) and which of its bytes it is.
+  std::shared_ptr<const WordImage> whole;
+  unsigned byte = 0;
+
   Instruction fetched() const;
   bool sameAs(const WordImage& o) const;
+  // The byte `k` of this unit in memory order, as a term (8 bits).
+  z3::expr byteTerm(unsigned k, const Target&) const;
 };
 
 class SiteInstance {
@@ -62,6 +70,10 @@ class SiteInstance {
   const std::optional<std::string>& placementUndecided() const { return placementUndecided_; }
 
   const std::vector<WordImage>& state(const std::string& name) const { return states_.at(name); }
+  // A byte site's state as its instructions, by their first byte.
+  const std::map<unsigned, std::shared_ptr<const WordImage>>& instructions(const std::string& state) const {
+    return instructions_.at(state);
+  }
   const std::vector<WordImage>& body() const { return body_; }
   // The unit a `write I = "insn"` step writes (index: the region unit).
   std::variant<WordImage, Diagnostics> interim(const WordSpec&, unsigned index) const;
@@ -97,6 +109,7 @@ class SiteInstance {
   std::vector<std::pair<SourceLocation, std::string>> origins_;  // of each constraint
   std::optional<std::string> placementUndecided_;
   std::map<std::string, std::vector<WordImage>> states_;
+  std::map<std::string, std::map<unsigned, std::shared_ptr<const WordImage>>> instructions_;
   std::vector<WordImage> body_;
   std::map<std::string, TrampolineCode> trampolines_;
 };

@@ -1,6 +1,8 @@
 #include "checker/explore/Trace.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <vector>
 
 #include "checker/explore/Behaviour.h"
 #include "encoder/Isa.h"
@@ -14,7 +16,21 @@ TraceStep traceStep(const Target& t, const z3::model& m, const z3::expr& pc, con
   s.address = valueIn(m, pc);
   s.word = valueIn(m, word);
   s.bytes = word.get_sort().bv_size() / 8;
-  s.text = t.isa->disassemble(s.word, s.bytes, s.address, t);
+  if (t.isa->patchUnitBytes(t) == 1) {
+    // Byte-patched (x86): show and decode the bytes in memory order, however many.
+    std::vector<uint8_t> bytes;
+    bool big = t.isa->instructionByteOrder(t) == Endian::Big;
+    for (unsigned k = 0; k < s.bytes; ++k) {
+      unsigned at = 8 * (big ? s.bytes - 1 - k : k);
+      bytes.push_back(uint8_t(valueIn(m, word.extract(at + 7, at))));
+      char h[4];
+      snprintf(h, sizeof h, "%02x", bytes.back());
+      s.encoding += (k ? " " : "") + std::string(h);
+    }
+    s.text = t.isa->disassembleBytes(bytes, s.address, t);
+  } else {
+    s.text = t.isa->disassemble(s.word, s.bytes, s.address, t);
+  }
   std::replace(s.text.begin(), s.text.end(), '\t', ' ');
   s.origin = std::move(origin);
   return s;

@@ -48,9 +48,11 @@ void printCounterexample(std::ostream& o, const Counterexample& cx, const std::s
   if (!cx.trace.empty()) {
     o << in << "trace:\n";
     for (const TraceStep& s : cx.trace) {
-      char head[64];
+      char head[96];
       int digits = int(2 * s.bytes);
-      if (t.wide()) snprintf(head, sizeof head, "%016llx: %0*llx  ", (unsigned long long)s.address, digits,
+      if (!s.encoding.empty()) snprintf(head, sizeof head, "%016llx: %-21s ", (unsigned long long)s.address,
+                                        s.encoding.c_str());
+      else if (t.wide()) snprintf(head, sizeof head, "%016llx: %0*llx  ", (unsigned long long)s.address, digits,
                              (unsigned long long)s.word);
       else snprintf(head, sizeof head, "%08llx: %0*llx  ", (unsigned long long)(s.address & 0xffffffffull), digits,
                     (unsigned long long)s.word);
@@ -184,7 +186,7 @@ nlohmann::json toJson(const Counterexample& cx) {
   j["interrupts"] = cx.interrupts;
   j["trace"] = nlohmann::json::array();
   for (const TraceStep& s : cx.trace)
-    j["trace"].push_back({{"address", hex(s.address)}, {"word", hex(s.word)}, {"text", s.text},
+    j["trace"].push_back({{"address", hex(s.address)}, {"word", s.encoding.empty() ? hex(s.word) : s.encoding}, {"text", s.text},
                           {"origin", s.origin}, {"note", s.note}});
   for (const auto& [n, v] : cx.entryRegisters) j["entry_registers"][n] = hex(v);
   for (const auto& [n, v] : cx.symbols) j["symbols"][n] = hex(v);

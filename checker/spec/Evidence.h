@@ -18,6 +18,7 @@ struct TraceStep {
   uint64_t address = 0;
   uint64_t word = 0;       // the unit's bytes as the plug-in reads them
   unsigned bytes = 4;      // its length
+  std::string encoding;    // a byte-patched ISA's (x86): its bytes in memory order, "e8 10 00 00 00"
   std::string text;        // disassembly
   std::string origin;      // "word 1 (new: jalr t1,at)", "body 0", "ftrace_regs_caller"
   std::string note;        // "interrupt here: resumes at the branch", "delay slot", ...

@@ -22,7 +22,7 @@ std::string Spec::unitName(unsigned u) const {
     for (unsigned k = u; k < entryUnit(); ++k) back += before[k].bytes;
     return "data " + function + "-" + std::to_string(back);
   }
-  if (u < siteUnits()) return "word " + std::to_string(u - entryUnit());
+  if (u < siteUnits()) return (byteUnits ? "byte " : "word ") + std::to_string(u - entryUnit());
   return "body " + std::to_string(u - siteUnits());
 }
 

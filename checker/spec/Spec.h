@@ -91,13 +91,17 @@ struct StepSpec {
   // negative for the data units: Spec::unitIndex).
   unsigned index = 0;
   std::optional<WordSpec> interim;    // write I = "insn"
+  // Byte sites (x86): a write stores one byte; `write I = "insn"` of an
+  // L-byte instruction is L writes, this one storing byte `part` of it.
+  unsigned part = 0;
   std::string text;
   SourceLocation where;
 };
 
 enum class When { Live, StopMachine, Boot };
-enum class FetchKind { Sc, Weak, Stale, Arm };
-// The name a spec's [model] fetch gives it ("sc", "weak", "stale", "arm"), and back.
+enum class FetchKind { Sc, Weak, Stale, Arm, X86 };
+// The name a spec's [model] fetch gives it ("sc", "weak", "stale", "arm",
+// "x86"), and back.
 std::string_view name(FetchKind);
 std::optional<FetchKind> fetchKindNamed(std::string_view);
 
@@ -126,6 +130,13 @@ struct ModelSpec {
   // run it as common implementations do (jalr rd == rs writes the link and
   // jumps to the old rs), to show what the hazard leads to.
   bool unpredictableAsHardware = false;
+  // What the patcher's breakpoint handler (x86 text_poke_bp's
+  // poke_int3_handler) does when a pass executes the breakpoint at an
+  // address being patched: Emulate the new instruction (Linux 5.2 and
+  // later), Skip it as if it were a NOP of its length (before 5.2), or
+  // None (no handler: the trap is a fault).
+  enum class Breakpoint { Emulate, Skip, None };
+  Breakpoint breakpoint = Breakpoint::Emulate;
 };
 
 struct Spec {
@@ -142,7 +153,10 @@ struct Spec {
   std::vector<Target> matrix;   // from "isa/abi" entries; both endians each
 
   std::string function = "F";
-  unsigned words = 0;                 // patch units from F's entry (instruction words)
+  unsigned words = 0;                 // patch units from F's entry (instruction words; x86: bytes)
+  // The ISA patches single bytes (x86): [site] bytes = N, and a state is a
+  // list of instructions whose lengths add up to N.
+  bool byteUnits = false;
   std::vector<DataUnitSpec> before;   // data units before F, in address order, ending at F
   std::vector<WordSpec> body;         // F's first real instructions
   bool allowUnpredictable = false;    // [site] allow_unpredictable

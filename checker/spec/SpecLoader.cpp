@@ -149,7 +149,11 @@ const NameTable<EffectKind> kEffects{{"cp0-write", EffectKind::SystemWrite},
                                            {"wait", EffectKind::Wait}};
 const NameTable<Expect> kExpects{{"safe", Expect::Safe}, {"unsafe", Expect::Unsafe}};
 const NameTable<FetchKind> kFetchKinds{
-    {"sc", FetchKind::Sc}, {"weak", FetchKind::Weak}, {"stale", FetchKind::Stale}, {"arm", FetchKind::Arm}};
+    {"sc", FetchKind::Sc}, {"weak", FetchKind::Weak}, {"stale", FetchKind::Stale}, {"arm", FetchKind::Arm},
+    {"x86", FetchKind::X86}};
+const NameTable<ModelSpec::Breakpoint> kBreakpoints{{"emulate", ModelSpec::Breakpoint::Emulate},
+                                                    {"skip", ModelSpec::Breakpoint::Skip},
+                                                    {"none", ModelSpec::Breakpoint::None}};
 const NameTable<CacheType> kCacheTypes{
     {"DIC0-IDC0", CacheType::Dic0Idc0}, {"DIC0-IDC1", CacheType::Dic0Idc1}, {"DIC1-IDC1", CacheType::Dic1Idc1}};
 const NameTable<bool> kPreemption{{"full", true}, {"none", false}};            // ModelSpec::preemption
@@ -158,6 +162,7 @@ const NameTable<When> kWhens{{"live", When::Live}, {"stop_machine", When::StopMa
 const NameTable<StepSpec::Kind> kSteps{{"write", StepSpec::Kind::Write},
                                        {"sync", StepSpec::Kind::Sync},
                                        {"flush", StepSpec::Kind::Flush},
+                                       {"sync_core", StepSpec::Kind::Flush},
                                        {"wait", StepSpec::Kind::Wait},
                                        {"dc", StepSpec::Kind::DcCvau},
                                        {"dsb", StepSpec::Kind::Dsb},
@@ -169,7 +174,15 @@ const NameTable<StepSpec::Kind> kSteps{{"write", StepSpec::Kind::Write},
 // which verbs take a unit index after it.
 const std::map<std::string, std::vector<std::string>> kStepOptions{
     {"dc", {"cvau"}}, {"ic", {"ivau"}}, {"dsb", {"ish", "sy"}}, {"dmb", {"ish", "ishst", "sy", "st"}}};
-bool armStep(const std::string& verb) { return verb != "write" && verb != "sync" && verb != "flush" && verb != "wait"; }
+// The step verbs of an ISA by its architected fetch model: arm64's cache
+// maintenance; x86's text_poke_sync (an IPI that serialises every CPU),
+// where `sync` and `flush` order nothing a fetch sees.
+bool stepVerbOf(const std::string& verb, std::optional<std::string_view> fetch) {
+  if (verb == "write" || verb == "wait") return true;
+  if (fetch == std::optional<std::string_view>("x86")) return verb == "sync_core";
+  if (verb == "sync" || verb == "flush") return true;
+  return fetch == std::optional<std::string_view>("arm") && verb != "sync_core";
+}
 
 class SpecLoader {
  public:
@@ -413,7 +426,8 @@ class SpecLoader {
   }
 
   void loadSite(const toml::table& t) {
-    onlyKeys(t, {"function", "words", "before", "body", "allow_unpredictable", "allow_effects"}, "in [site]");
+    spec_.byteUnits = spec_.target.isa->patchUnitBytes(spec_.target) == 1;
+    onlyKeys(t, {"function", "words", "bytes", "before", "body", "allow_unpredictable", "allow_effects"}, "in [site]");
     spec_.functionWhere = at(t);
     if (const toml::node* n = t.get("function")) {
       spec_.functionWhere = at(*n);
@@ -422,14 +436,27 @@ class SpecLoader {
         else error(at(*n), "function '" + *f + "' is not a symbol name");
       }
     }
-    if (const toml::node* n = t.get("words")) {
-      if (auto w = integer(*n, "words")) {
-        if (*w < 1 || *w > 4096) error(at(*n), "words must be between 1 and 4096, not " + std::to_string(*w));
+    // A byte-patched ISA (x86) counts the site in bytes, others in words.
+    const char* count = spec_.byteUnits ? "bytes" : "words";
+    const char* other = spec_.byteUnits ? "words" : "bytes";
+    std::string isa(spec_.target.isa->family());
+    if (const toml::node* n = t.get(other))
+      error(at(*n), spec_.byteUnits ? "an " + isa + " site is a byte range: [site] bytes = N, not words"
+                                    : "[site] bytes is for byte-patched ISAs (x86); " + isa + " sites count words");
+    if (const toml::node* n = t.get(count)) {
+      if (auto w = integer(*n, count)) {
+        if (*w < 1 || *w > 4096) error(at(*n), std::string(count) + " must be between 1 and 4096, not " + std::to_string(*w));
         else spec_.words = unsigned(*w);
       }
-    } else {
-      error(at(t), "[site] needs `words = N`, the number of patchable words");
+    } else if (!t.get(other)) {
+      error(at(t), spec_.byteUnits ? "[site] needs `bytes = N`, the number of patchable bytes"
+                                   : "[site] needs `words = N`, the number of patchable words");
     }
+    if (spec_.byteUnits)
+      for (const char* key : {"before", "body"})
+        if (const toml::node* n = t.get(key))
+          error(at(*n), std::string("[site] ") + key + " is not supported on byte-patched sites (" + isa +
+                            ") yet: declare the bytes the transitions write in `bytes`");
     if (const toml::node* n = t.get("before")) {
       const toml::array* a = array(*n, "before");
       unitsUnknown_ = !a;
@@ -557,7 +584,12 @@ class SpecLoader {
     for (auto&& [key, value] : t) {
       StateSpec s{std::string(key.str()), {}, at(key)};
       s.words = words(value, "state '" + s.name + "'");
-      if (value.is_array() && spec_.words && !unitsUnknown_ && value.as_array()->size() != spec_.siteUnits())
+      if (spec_.byteUnits) {
+        // Instructions, as many as fill the site's bytes (checked when assembled).
+        if (value.is_array() && value.as_array()->empty())
+          error(at(value), "state '" + s.name + "' has no instructions; the site has " + std::to_string(spec_.words) +
+                               " bytes");
+      } else if (value.is_array() && spec_.words && !unitsUnknown_ && value.as_array()->size() != spec_.siteUnits())
         error(at(value), "state '" + s.name + "' has " + std::to_string(value.as_array()->size()) +
                              (spec_.before.empty() ? " words, but the site has " + std::to_string(spec_.words) +
                                                          " (one string per word)"
@@ -612,7 +644,8 @@ class SpecLoader {
   }
 
   void loadModel(const toml::table& t) {
-    onlyKeys(t, {"fetch", "cache_type", "line_bytes", "preemption", "delay_slot_interrupts", "unpredictable"},
+    onlyKeys(t, {"fetch", "cache_type", "line_bytes", "preemption", "delay_slot_interrupts", "unpredictable",
+                 "int3_handler"},
              "in [model]");
     ModelSpec& m = spec_.model;
     if (const toml::node* n = t.get("fetch"))
@@ -625,8 +658,9 @@ class SpecLoader {
         if (own && name(*f) != *own)
           error(at(*n), isa + " instruction fetch follows its architecture's model: fetch = \"" + std::string(*own) +
                             "\" (the default), not \"" + std::string(name(*f)) + "\"");
-        else if (!own && *f == FetchKind::Arm)
-          error(at(*n), "fetch = \"arm\" is the AArch64 model; " + isa + " uses sc, weak or stale");
+        else if (!own && (*f == FetchKind::Arm || *f == FetchKind::X86))
+          error(at(*n), "fetch = \"" + std::string(name(*f)) + "\" is the " +
+                            (*f == FetchKind::Arm ? "AArch64" : "x86") + " model; " + isa + " uses sc, weak or stale");
         else m.fetch = *f;
       }
     if (const toml::node* n = t.get("cache_type")) {
@@ -643,6 +677,12 @@ class SpecLoader {
       if (auto p = choice(*n, "preemption", kPreemption)) m.preemption = *p;
     if (const toml::node* n = t.get("delay_slot_interrupts"))
       m.delaySlotInterrupts = boolean(*n, "delay_slot_interrupts").value_or(true);
+    if (const toml::node* n = t.get("int3_handler")) {
+      if (spec_.target.isa->patchBreakpoint() != std::optional<std::string_view>("int3"))
+        error(at(*n), "int3_handler applies to x86 sites (text_poke_bp's breakpoint), not " +
+                          std::string(spec_.target.isa->family()));
+      else if (auto b = choice(*n, "int3_handler", kBreakpoints)) m.breakpoint = *b;
+    }
     if (const toml::node* n = t.get("unpredictable"))
       if (auto u = choice(*n, "unpredictable", kUnpredictable)) m.unpredictableAsHardware = *u;
   }
@@ -684,7 +724,7 @@ class SpecLoader {
       if (const toml::array* a = array(*n, "steps"))
         for (const toml::node& e : *a)
           if (auto text = string(e, "each step"))
-            if (auto s = step(*text, textStart(e))) tr.steps.push_back(std::move(*s));
+            for (StepSpec& s : step(*text, textStart(e))) tr.steps.push_back(std::move(s));
     } else {
       error(at(t), "[[transition]] needs `steps = [...]`");
     }
@@ -692,8 +732,22 @@ class SpecLoader {
   }
 
   // write I | write I = "insn" | sync | flush | wait, and on arm64
-  // dc cvau I | dsb ish | dmb ish | ic ivau I | isb | ipi
-  std::optional<StepSpec> step(const std::string& text, SourceLocation start) {
+  // dc cvau I | dsb ish | dmb ish | ic ivau I | isb | ipi; on x86 write I,
+  // write I..J (each byte of the range, in order), write I = "int3",
+  // sync_core, wait. One spec step may be several writes.
+  std::vector<StepSpec> step(const std::string& text, SourceLocation start) {
+    std::optional<unsigned> last;
+    auto s = stepOf(text, start, last);
+    if (!s) return {};
+    std::vector<StepSpec> out{*s};
+    for (unsigned u = s->index + 1; last && u <= *last; ++u) {
+      out.push_back(*s);
+      out.back().index = u;
+    }
+    return out;
+  }
+
+  std::optional<StepSpec> stepOf(const std::string& text, SourceLocation start, std::optional<unsigned>& last) {
     auto where = [&](size_t offset) { return spec_.locate(start, offset); };
     StepSpec s;
     s.text = text;
@@ -704,7 +758,7 @@ class SpecLoader {
     };
     auto word = [&] {
       size_t from = i;
-      while (i < text.size() && std::isalpha((unsigned char)text[i])) ++i;
+      while (i < text.size() && (std::isalpha((unsigned char)text[i]) || text[i] == '_')) ++i;
       std::string w = text.substr(from, i - from);
       for (char& ch : w) ch = char(std::tolower((unsigned char)ch));
       return w;
@@ -712,14 +766,20 @@ class SpecLoader {
     skipSpace();
     size_t verbAt = i;
     std::string verb = word();
-    bool arm = spec_.target.isa->architectedFetch() == std::optional<std::string_view>("arm");
-    const std::string usage = arm ? "steps are: write I, write I = \"insn\", dc cvau I, dsb ish, ic ivau I, "
-                                    "dmb ish (or sync), isb, ipi, flush, wait"
-                                  : "steps are: write I, write I = \"insn\", sync, flush, wait";
+    auto fetch = spec_.target.isa->architectedFetch();
+    bool arm = fetch == std::optional<std::string_view>("arm");
+    bool x86 = fetch == std::optional<std::string_view>("x86");
+    const std::string usage = arm   ? "steps are: write I, write I = \"insn\", dc cvau I, dsb ish, ic ivau I, "
+                                      "dmb ish (or sync), isb, ipi, flush, wait"
+                              : x86 ? "steps are: write I, write I..J, write I = \"int3\", sync_core, wait"
+                                    : "steps are: write I, write I = \"insn\", sync, flush, wait";
     auto kind = lookup(kSteps, verb);
-    if (!kind || (armStep(verb) && !arm)) {
+    if (!kind || !stepVerbOf(verb, fetch)) {
       std::string got = verb.empty() ? text.substr(verbAt) : verb;
-      std::string why = kind ? "'" + verb + "' is an arm64 step" : "unknown step '" + got + "'" + didYouMean(verb, namesOf(kSteps));
+      std::string why = !kind ? "unknown step '" + got + "'" + didYouMean(verb, namesOf(kSteps))
+                        : x86 ? "'" + verb + "' orders nothing an x86 fetch sees (only serialisation does)"
+                        : verb == "sync_core" ? "'sync_core' is an x86 step"
+                                              : "'" + verb + "' is an arm64 step";
       error(where(verbAt), why + "; " + usage);
       return std::nullopt;
     }
@@ -755,7 +815,7 @@ class SpecLoader {
     std::string spelled = text.substr(verbAt, digitsAt - verbAt - (negative ? 1 : 0));
     while (!spelled.empty() && std::isspace((unsigned char)spelled.back())) spelled.pop_back();
     if (!index) {
-      error(where(indexAt), "'" + spelled + "' needs a word index (" + spelled + " I" + (*kind == StepSpec::Kind::Write ? " or write I = \"insn\"" : "") + "); " + usage);
+      error(where(indexAt), "'" + spelled + "' needs a " + (spec_.byteUnits ? "byte" : "word") + " index (" + spelled + " I" + (*kind == StepSpec::Kind::Write ? " or write I = \"insn\"" : "") + "); " + usage);
       return std::nullopt;
     }
     long long magnitude = (long long)*index, written = negative ? -magnitude : magnitude;
@@ -763,7 +823,7 @@ class SpecLoader {
     s.index = unit.value_or(0);
     if (spec_.words && !unit) {
       unsigned limit = spec_.words + unsigned(spec_.body.size());
-      std::string site = "site words 0.." + std::to_string(spec_.words - 1);
+      std::string site = std::string(spec_.byteUnits ? "site bytes 0.." : "site words 0..") + std::to_string(spec_.words - 1);
       std::string body = spec_.body.empty()
                              ? "no body words declared ([site] body)"
                              : "body words " + std::to_string(spec_.words) + ".." + std::to_string(limit - 1);
@@ -781,8 +841,31 @@ class SpecLoader {
     }
     skipSpace();
     if (i == text.size()) return s;
+    if (spec_.byteUnits && text.compare(i, 2, "..") == 0) {
+      // write I..J: bytes I to J, each its own store (memcpy's order is not
+      // the fetch's; under the x86 model they may land in any order anyway).
+      size_t toAt = i + 2, d = toAt;
+      while (d < text.size() && std::isdigit((unsigned char)text[d])) ++d;
+      std::optional<uint64_t> to;
+      if (d > toAt && d - toAt < 6) to = parseNumber(text.substr(toAt, d - toAt));
+      auto toUnit = to ? spec_.unitIndex((long long)*to) : std::nullopt;
+      if (!to || (long long)*to <= magnitude || negative || (spec_.words && !toUnit)) {
+        error(where(toAt), "'write " + std::to_string(written) + "..J' needs a byte J after " +
+                               std::to_string(written) + " within the site's " + std::to_string(spec_.words) + " bytes");
+        return std::nullopt;
+      }
+      i = d;
+      skipSpace();
+      if (i != text.size()) {
+        error(where(i), "unexpected text after the byte range");
+        return std::nullopt;
+      }
+      last = toUnit.value_or(s.index);
+      return s;
+    }
     if (text[i] != '=') {
-      error(where(i), "expected '= \"insn\"' or the end after 'write " + std::to_string(written) + "'");
+      error(where(i), "expected '= \"insn\"'" + std::string(spec_.byteUnits ? ", '..J'" : "") +
+                          " or the end after 'write " + std::to_string(written) + "'");
       return std::nullopt;
     }
     ++i;

@@ -135,8 +135,21 @@ std::variant<Program, Diagnostics> assembleState(const Spec& spec, const StateSp
   for (const WordSpec& w : spec.body) entries.push_back(&w);
   std::vector<unsigned> lengths;
   SiteLayout layout = siteLayout(spec, t);
-  for (const PatchUnit& u : layout.units()) lengths.push_back(u.length);
-  return assembleLines(spec, entries, assemblyOptions(spec, t, 0), lengths);
+  if (!spec.byteUnits) {
+    for (const PatchUnit& u : layout.units()) lengths.push_back(u.length);
+    return assembleLines(spec, entries, assemblyOptions(spec, t, 0), lengths);
+  }
+  // A byte site's state is instructions that fill its bytes exactly.
+  auto r = assembleLines(spec, entries, assemblyOptions(spec, t, 0));
+  if (auto* p = std::get_if<Program>(&r)) {
+    unsigned total = 0;
+    for (const Unit& u : p->units) total += u.bytes;
+    if (total != spec.words)
+      return Diagnostics{{state.where, "state '" + state.name + "' is " + std::to_string(total) +
+                                           " bytes of instructions, but the site has " + std::to_string(spec.words) +
+                                           " bytes"}};
+  }
+  return r;
 }
 
 std::variant<Unit, Diagnostics> assembleWord(const Spec& spec, const WordSpec& word,

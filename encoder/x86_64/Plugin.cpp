@@ -60,6 +60,11 @@ class X86Isa final : public patchcheck::IsaPlugin {
   std::optional<Relocation> relocation(const Unit&) const override { return std::nullopt; }
   std::string tableText() const override { return ""; }
 
+  // Intel SDM Vol. 3 8.1.3: fetch sees cross-modified bytes in any mix
+  // until the executing CPU serialises (docs/model.md "The x86 fetch model").
+  std::optional<std::string_view> architectedFetch() const override { return "x86"; }
+  std::optional<std::string_view> patchBreakpoint() const override { return "int3"; }
+
   // text_poke writes any byte range; a fetch may see each byte old or new.
   unsigned patchUnitBytes(const patchcheck::Target&) const override { return 1; }
   Length instructionLength(std::span<const uint8_t> bytes, std::span<const bool> symbolic,

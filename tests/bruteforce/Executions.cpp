@@ -286,7 +286,7 @@ class Enumerator {
       }
       case FetchKind::Weak: return newestIn(w.visible, word);
       case FetchKind::Stale: return w.lines[word];
-      case FetchKind::Arm: break;  // refused by the scenario (Scenario.cpp)
+      case FetchKind::Arm: case FetchKind::X86: break;  // refused by the scenario (Scenario.cpp)
     }
     return 0;
   }

@@ -206,6 +206,7 @@ std::variant<Scenario, std::string> transitionScenario(const Spec& s, const mips
   sc.when = tr.when;
   // The Arm model is checked against herd7's verdicts (tests/data/litmus), not here.
   if (s.model.fetch == patchcheck::FetchKind::Arm) return "the Arm fetch model is outside the brute-force model";
+  if (s.model.fetch == patchcheck::FetchKind::X86) return "the x86 fetch model is outside the brute-force model";
   if (std::string e = placeEntries(s, t, sc); !e.empty()) return e;
   const auto& to = st.states.at(tr.to);
   for (const auto& step : tr.steps) {
