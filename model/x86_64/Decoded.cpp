@@ -41,13 +41,20 @@ Decoded decode(const Instruction& i) {
   unsigned n = i.term.get_sort().bv_size() / 8;
   if (n == 0 || n > ZYDIS_MAX_INSTRUCTION_LENGTH) throw std::logic_error("x86_64::decode: an instruction of 1..15 bytes");
   d.fetched = n;
-  bool known[ZYDIS_MAX_INSTRUCTION_LENGTH] = {};
+  bool* known = d.known.data();
   readBytes(i.term, n, d.bytes.data(), known);
   for (unsigned k = 0; k < n; ++k) d.concrete = d.concrete && known[k];
 
   ZydisDecoder decoder;
   ZydisDecoderInit(&decoder, ZYDIS_MACHINE_MODE_LONG_64, ZYDIS_STACK_WIDTH_64);
   ZyanStatus st = ZydisDecoderDecodeFull(&decoder, d.bytes.data(), n, &d.insn, d.operands.data());
+  bool whole = ZYAN_SUCCESS(st) && d.insn.length == n;
+  // Without a whole instruction of n bytes, a byte the placement decides
+  // changed what the bytes are (read as 0 it makes another instruction).
+  if (!whole && !d.concrete) {
+    d.status = Decoded::Status::PlacementDependent;
+    return d;
+  }
   if (st == ZYDIS_STATUS_NO_MORE_DATA)
     throw std::logic_error("x86_64::decode: " + std::to_string(n) + " bytes hold no whole instruction");
   if (!ZYAN_SUCCESS(st)) {
@@ -101,8 +108,18 @@ z3::expr Decoded::immediate(unsigned i, unsigned bits) const {
   return op.imm.is_signed ? z3::sext(v, bits - raw.size) : z3::zext(v, bits - raw.size);
 }
 
+std::string Decoded::hex() const {
+  static const char digits[] = "0123456789abcdef";
+  std::string out;
+  for (unsigned k = 0; k < fetched; ++k) {
+    if (k) out += ' ';
+    out += known[k] ? std::string{digits[bytes[k] >> 4], digits[bytes[k] & 15]} : std::string("??");
+  }
+  return out;
+}
+
 std::string Decoded::text(uint64_t address) const {
-  if (status == Status::Invalid) return "(bad)";
+  if (status != Status::Ok) return "(bad)";
   ZydisFormatter f;
   ZydisFormatterInit(&f, ZYDIS_FORMATTER_STYLE_ATT);
   char buf[256];

@@ -26,6 +26,7 @@ struct Decoded {
   std::array<ZydisDecodedOperand, ZYDIS_MAX_OPERAND_COUNT> operands{};
   z3::expr term;                  // 8 * bytes bits, byte k at bits 8k+7..8k
   std::array<uint8_t, ZYDIS_MAX_INSTRUCTION_LENGTH> bytes{};  // symbolic ones read as 0
+  std::array<bool, ZYDIS_MAX_INSTRUCTION_LENGTH> known{};     // which bytes are numerals
   unsigned fetched = 0;           // bytes handed over
 
   explicit Decoded(const z3::expr& t) : term(t) {}
@@ -40,6 +41,8 @@ struct Decoded {
   z3::expr immediate(unsigned i, unsigned bits) const;
   // AT&T text for messages: "callq 0x...", "(bad)".
   std::string text(uint64_t address = 0) const;
+  // The bytes in hex, "??" for one the placement decides: "e8 ?? ?? ?? ??".
+  std::string hex() const;
 
   bool concrete = true;  // every byte is a numeral
 };

@@ -4,7 +4,6 @@
 // convenient outcome.
 #include "model/x86_64/Semantics.h"
 
-#include <cstdio>
 #include <string>
 
 #include "model/x86_64/Flags.h"
@@ -38,16 +37,6 @@ class Execution {
     if (pc_.is_numeral()) pc_.is_numeral_u64(at);
     return d_.text(at);
   }
-  std::string hexBytes() const {
-    std::string out;
-    char b[4];
-    for (unsigned k = 0; k < d_.fetched; ++k) {
-      std::snprintf(b, sizeof b, k ? " %02x" : "%02x", d_.bytes[k]);
-      out += b;
-    }
-    return out;
-  }
-
   // A fault that stops the instruction: nothing changes, pc stays at it.
   void trap(FaultKind k, const std::string& detail) {
     effect_.faults.push_back(Fault{k, c_.bool_val(true), detail});
@@ -155,12 +144,12 @@ void Execution::stack(Op op) {
 
 StepEffect Execution::run() {
   if (d_.status == Decoded::Status::Invalid) {
-    trap(FaultKind::ReservedInstruction, "(bad) " + hexBytes() + ": no x86-64 instruction (#UD)");
+    trap(FaultKind::ReservedInstruction, "(bad) " + d_.hex() + ": no x86-64 instruction (#UD)");
     return effect_;
   }
   if (d_.status == Decoded::Status::PlacementDependent) {
-    trap(FaultKind::Unpredictable, text() + ": a byte the placement decides lies outside the immediate and "
-                                            "displacement, so the instruction itself depends on the placement");
+    trap(FaultKind::Unpredictable, d_.hex() + ": a byte the placement decides lies outside the immediate and "
+                                          "displacement, so the instruction itself depends on the placement");
     return effect_;
   }
   const Row* row = rowFor(d_.insn, d_.operands.data());
