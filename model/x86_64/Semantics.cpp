@@ -159,7 +159,9 @@ StepEffect Execution::run() {
   }
   const Op op = row->op;
   bool branch = op == Op::Call || op == Op::Jmp || op == Op::Jcc || op == Op::Ret;
-  if (branch && width() != 64) {
+  // Zydis decodes a 0x66 near branch as Intel does (the prefix ignored);
+  // AMD makes it a 16-bit branch that cuts rip. Neither is assumed.
+  if (branch && (width() != 64 || (d_.insn.attributes & ZYDIS_ATTRIB_HAS_OPERANDSIZE))) {
     trap(FaultKind::Unpredictable,
          text() + ": a 16-bit near branch (0x66 prefix): Intel ignores the prefix, AMD cuts rip to 16 bits");
     return effect_;

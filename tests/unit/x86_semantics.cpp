@@ -466,3 +466,35 @@ TEST_CASE("x86-64 registers, the ABI and the exception frame", "[x86_semantics]"
   CHECK(m.dependsOnException(st.loadByte(c.bv_val(0x7fff, 64))));
   CHECK(concreteValue(st.loadByte(c.bv_val(0x8000, 64))) == 0x99u);
 }
+
+TEST_CASE("cli, sti, hlt and the fences are side effects the checker judges", "[x86_semantics]") {
+  z3::context c;
+  auto r = run(c, "fa");  // cli
+  CHECK(r.faults.empty());
+  CHECK(*r.reg(reg::sysflags) == 0);  // IF clear
+  REQUIRE(r.state.effects.size() == 1);
+  CHECK(r.state.effects[0].kind == EffectKind::InterruptEnable);
+  r = run(c, "fb");  // sti
+  CHECK(*r.reg(reg::sysflags) == rflags::IF);
+  r = run(c, "f4");  // hlt
+  CHECK(hasFault(r, FaultKind::Wait));
+  r = run(c, "0f ae f0 0f ae e8 0f ae f8");  // mfence; lfence; sfence
+  REQUIRE(r.state.effects.size() == 3);
+  CHECK(r.state.effects[0].ordering == Ordering::Full);
+  CHECK(r.state.effects[1].ordering == Ordering::Loads);
+  CHECK(r.state.effects[2].ordering == Ordering::Stores);
+  r = run(c, "f0 01 03", {{{reg::rbx, kData}}});  // lock add %eax,(%rbx): a full barrier
+  REQUIRE(r.state.effects.size() == 1);
+  CHECK(r.state.effects[0].ordering == Ordering::Full);
+}
+
+TEST_CASE("pop to an rsp-based address computes it after rsp moved", "[x86_semantics]") {
+  z3::context c;
+  // popq 8(%rsp): the value at kStack goes to kStack + 8 + 8.
+  auto r = run(c, "8f 44 24 08", {{}, false, false, false, false, false, false, {{kStack, {0x42, 0, 0, 0, 0, 0, 0, 0}}}});
+  CHECK(*r.reg(reg::rsp) == kStack + 8);
+  CHECK(read64(r, kStack + 16) == 0x42);
+  // A 16-bit near branch (0x66 call) is where vendors differ.
+  r = run(c, "66 e8 00 00 00 00");
+  CHECK(hasFault(r, FaultKind::Unpredictable));
+}
