@@ -31,7 +31,7 @@ AbiModel make() {
   std::sort(m.preserved.begin(), m.preserved.end());
   m.sp = reg::rsp;
   m.link = reg::rsp;  // none: the return address is on the stack (see AbiModel.h)
-  m.stackAlign = 16;
+  m.stackAlign = 8;  // the kernel's, not the ABI's 16 (AbiModel.h)
   m.slotBytes = 8;
   m.pointerBytes = 8;
   m.homeBytes = 0;
@@ -49,7 +49,7 @@ z3::expr entryAssumptions(const MachineState& s) {
   z3::context& c = s.ctx;
   z3::expr sp = s.reg(reg::rsp);
   const uint64_t margin = AbiModel::kStackMargin;
-  return (sp & c.bv_val(15, 64)) == c.bv_val(8, 64) && z3::uge(sp, c.bv_val(margin, 64)) &&
+  return (sp & c.bv_val(7, 64)) == c.bv_val(0, 64) && z3::uge(sp, c.bv_val(margin, 64)) &&
          z3::ule(sp, c.bv_val(-margin, 64));
 }
 
