@@ -507,3 +507,25 @@ TEST_CASE("pop to an rsp-based address computes it after rsp moved", "[x86_seman
   r = run(c, "66 e8 00 00 00 00");
   CHECK(hasFault(r, FaultKind::Unpredictable));
 }
+
+TEST_CASE("pushfq; popfq and push; pop leave a symbolic state as it was", "[x86_semantics]") {
+  z3::context c;
+  Target t = x86Target();
+  MachineState entry = MachineState::symbolic(c, t, "in.");
+  Cpu cpu(entry, c.bv_val(kBase, 64));
+  uint8_t code[] = {0x9c, 0x53, 0x31, 0xdb, 0x5b, 0x9d};  // pushfq; push %rbx; xor %ebx,%ebx; pop %rbx; popfq
+  unsigned at = 0;
+  for (unsigned n : {1u, 1u, 2u, 1u, 1u}) {
+    cpu.state.concrete = false;
+    modelOf(t).exceptionBoundary(cpu.state);  // an interrupt may come anywhere: the saved words are above rsp
+    CHECK(cpu.step(fetchBytes(c, code + at, n)).empty());
+    at += n;
+  }
+  z3::solver s(c);
+  s.add(modelOf(t).entryAssumptions(entry));
+  z3::expr_vector changed(c);
+  for (unsigned r = 0; r < reg::count; ++r) changed.push_back(cpu.state.reg(r) != entry.reg(r));
+  s.add(z3::mk_or(changed));
+  CHECK(s.check() == z3::unsat);
+  CHECK(*concreteValue(cpu.pc) == kBase + sizeof code);
+}
