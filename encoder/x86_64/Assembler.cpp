@@ -1,0 +1,464 @@
+#include "encoder/x86_64/Assembler.h"
+
+#include <algorithm>
+#include <cctype>
+#include <unordered_map>
+
+#include "encoder/Hex.h"
+#include "encoder/x86_64/Match.h"
+#include "encoder/x86_64/Padding.h"
+
+namespace patchcheck::x86_64 {
+namespace {
+
+constexpr bool isSpace(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && isSpace(s.front())) s.remove_prefix(1);
+  while (!s.empty() && isSpace(s.back())) s.remove_suffix(1);
+  return s;
+}
+
+bool isIdentStart(char c) { return std::isalpha((unsigned char)c) || c == '_' || c == '.' || c == '$'; }
+bool isIdentChar(char c) { return std::isalnum((unsigned char)c) || c == '_' || c == '.' || c == '$'; }
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+  return out;
+}
+
+// The bytes a relocation-free value takes in `width` bytes, or why not.
+bool fitsWidth(int64_t v, unsigned width) {
+  if (width >= 8) return true;
+  int64_t lo = -(int64_t(1) << (8 * width - 1)), hi = (int64_t(1) << (8 * width)) - 1;
+  return v >= lo && v <= hi;
+}
+
+struct Place {
+  unsigned line = 0, column = 0;
+};
+
+// One statement after pass 1; views point into the source, which outlives
+// the run.
+struct Statement {
+  enum class Kind : uint8_t { Instruction, Data, Align };
+  Kind kind = Kind::Instruction;
+  Place where;
+  std::string_view source;
+  unsigned event = 0;  // numeric local labels defined before it
+  // an instruction
+  RowChoice choice;
+  std::vector<OperandSyntax> operands;
+  DispHint hint = DispHint::None;
+  bool longBranch = false;  // relaxed to rel32
+  // data: .byte is one unit, the others one unit per value; .fill and
+  // .skip are one unit of known bytes
+  std::string directive;
+  unsigned width = 0;
+  std::vector<Piece> values;
+  std::vector<uint8_t> literal;
+  // alignment
+  uint64_t alignment = 1, maxSkip = 0;
+  std::optional<uint8_t> fill;
+};
+
+struct LocalDef {
+  unsigned event;
+  size_t statement;  // the label is the address of this statement
+};
+
+class Assembler {
+ public:
+  Assembler(const std::string& file, const AssemblyOptions& o) : file_(file), opt_(o) {}
+
+  std::variant<Assembly, Diagnostics> run(std::string_view source) {
+    passOne(source);
+    if (!errors_.empty()) return errors_;
+    layout();
+    if (!errors_.empty()) return errors_;
+    for (size_t i = 0; i < statements_.size(); ++i) emit(i, out_.units, &errors_);
+    if (!errors_.empty()) return errors_;
+    for (const auto& [name, index] : labelAt_) out_.labels[name] = addressOf(index);
+    return std::move(out_);
+  }
+
+ private:
+  std::string file_;
+  const AssemblyOptions& opt_;
+  Diagnostics errors_;
+  std::vector<Statement> statements_;
+  std::unordered_map<std::string, size_t> labelAt_;  // name -> statement index
+  std::unordered_map<unsigned, std::vector<LocalDef>> locals_;
+  std::vector<uint64_t> offsets_;  // of each statement, and the end
+  Assembly out_;
+  unsigned event_ = 0;
+
+  void error(unsigned line, unsigned col, std::string msg) { errors_.push_back({{file_, line, col}, std::move(msg)}); }
+  Value addressOf(size_t statement) const { return opt_.base.plus(int64_t(offsets_[statement])); }
+
+  // ---- pass 1: comments, labels, directives, statements and their rows
+  void passOne(std::string_view source) {
+    unsigned lineNo = 0;
+    size_t pos = 0;
+    while (pos <= source.size()) {
+      size_t nl = source.find('\n', pos);
+      if (nl == std::string_view::npos) nl = source.size();
+      std::string_view line = source.substr(pos, nl - pos);
+      ++lineNo;
+      if (size_t c = line.find('#'); c != std::string_view::npos) line = line.substr(0, c);  // as --64's comment
+      size_t start = 0;
+      for (size_t i = 0; i <= line.size(); ++i)
+        if (i == line.size() || line[i] == ';') {
+          statement(lineNo, {line.substr(start, i - start), unsigned(start + 1)});
+          start = i + 1;
+        }
+      if (nl == source.size()) break;
+      pos = nl + 1;
+    }
+  }
+
+  void statement(unsigned line, Piece p) {
+    std::string_view t = p.text;
+    unsigned col = p.column;
+    auto skip = [&] {
+      while (!t.empty() && isSpace(t.front())) t.remove_prefix(1), ++col;
+    };
+    skip();
+    while (!t.empty()) {  // labels: `name:` or `N:`
+      size_t n = 0;
+      if (std::isdigit((unsigned char)t[0])) {
+        while (n < t.size() && std::isdigit((unsigned char)t[n])) ++n;
+      } else if (isIdentStart(t[0])) {
+        while (n < t.size() && isIdentChar(t[n])) ++n;
+      }
+      if (n == 0 || n >= t.size() || t[n] != ':') break;
+      define(std::string(t.substr(0, n)), line, col);
+      t.remove_prefix(n + 1), col += unsigned(n + 1);
+      skip();
+    }
+    if (t.empty()) return;
+    std::string_view text = trim(t);
+    DispHint hint = DispHint::None;
+    if (t[0] == '{') {  // GNU as's pseudo prefix
+      size_t close = t.find('}');
+      std::string prefix = lower(t.substr(0, close == std::string_view::npos ? t.size() : close + 1));
+      if (prefix == "{disp8}") hint = DispHint::Disp8;
+      else if (prefix == "{disp32}") hint = DispHint::Disp32;
+      else return error(line, col, "unknown pseudo prefix '" + prefix + "' (patchcheck takes {disp8} and {disp32})");
+      t.remove_prefix(prefix.size()), col += unsigned(prefix.size());
+      skip();
+      if (t.empty()) return error(line, col, "a pseudo prefix needs an instruction");
+    }
+    size_t n = 0;
+    while (n < t.size() && !isSpace(t[n])) ++n;
+    std::string mnemonic = lower(t.substr(0, n));
+    Piece rest{t.substr(n), col + unsigned(n)};
+    Statement s;
+    s.where = {line, col};
+    s.source = text;
+    s.event = event_;
+    if (mnemonic[0] == '.') {
+      if (hint != DispHint::None) return error(line, col, "a pseudo prefix needs an instruction");
+      return directive(mnemonic, rest, std::move(s));
+    }
+    for (const Piece& o : splitOperands(rest)) {
+      auto parsed = parseOperand(o);
+      if (auto* e = std::get_if<SyntaxError>(&parsed)) return error(line, e->column, e->message);
+      s.operands.push_back(std::get<OperandSyntax>(parsed));
+    }
+    auto choice = matchRow(mnemonic, col, s.operands);
+    if (auto* e = std::get_if<MatchError>(&choice)) return error(line, e->column, e->message);
+    s.choice = std::get<RowChoice>(choice);
+    s.hint = hint;
+    statements_.push_back(std::move(s));
+  }
+
+  void define(const std::string& name, unsigned line, unsigned col) {
+    if (std::isdigit((unsigned char)name[0])) {
+      uint64_t number = 0;
+      for (char d : name) number = std::min<uint64_t>(number * 10 + unsigned(d - '0'), uint64_t(1) << 32);
+      if (number >> 32) return error(line, col, "local label number '" + name + "' is too large");
+      locals_[unsigned(number)].push_back({event_++, statements_.size()});
+    } else if (labelAt_.count(name) || opt_.symbols.count(name) || opt_.symbolic.count(name)) {
+      error(line, col, "label '" + name + "' is already defined");
+    } else {
+      labelAt_[name] = statements_.size();
+    }
+  }
+
+  void directive(const std::string& d, Piece rest, Statement s) {
+    unsigned width = d == ".byte"                                        ? 1
+                     : d == ".short" || d == ".word" || d == ".2byte"    ? 2
+                     : d == ".long" || d == ".int" || d == ".4byte"      ? 4
+                     : d == ".quad" || d == ".8byte"                     ? 8
+                                                                         : 0;
+    if (width) {
+      s.kind = Statement::Kind::Data;
+      s.directive = d;
+      s.width = width;
+      s.values = splitOperands(rest);
+      if (s.values.empty()) return error(s.where.line, rest.column, d + " needs a value");
+      statements_.push_back(std::move(s));
+      return;
+    }
+    if (d == ".p2align" || d == ".balign" || d == ".align") return alignment(d, rest, std::move(s));
+    if (d == ".fill" || d == ".skip" || d == ".space") return fill(d, rest, std::move(s));
+    static const char* ignored[] = {".text", ".globl", ".global", ".type", ".size", ".local", ".hidden",
+                                    ".cfi_startproc", ".cfi_endproc", ".code64", ".att_syntax"};
+    for (const char* i : ignored)
+      if (d == i) return;
+    error(s.where.line, s.where.column, "unknown directive '" + d + "'");
+  }
+
+  // .p2align n[,fill[,max]] aligns to 2^n bytes; .balign and .align (on
+  // x86 ELF) to n bytes. Code is padded with GNU as's nops, else with fill.
+  void alignment(const std::string& d, Piece rest, Statement s) {
+    std::vector<Piece> args = splitOperands(rest);
+    if (args.empty() || args.size() > 3) return error(s.where.line, rest.column, d + " takes 1 to 3 arguments");
+    std::vector<std::optional<uint64_t>> v;
+    for (const Piece& a : args) {
+      if (a.text.empty()) {
+        v.push_back(std::nullopt);
+        continue;
+      }
+      auto x = parseExpr(a.text, Numbers{});
+      if (auto* e = std::get_if<ExprError>(&x)) return error(s.where.line, a.column + unsigned(e->offset), e->message);
+      v.push_back(uint64_t(std::get<Expr>(x).value.addend));
+    }
+    if (!v[0]) return error(s.where.line, args[0].column, d + " needs an alignment");
+    uint64_t a = *v[0];
+    if (d == ".p2align") {
+      if (a > 16) return error(s.where.line, args[0].column, "alignment 2^" + std::to_string(a) + " is too large");
+      a = uint64_t(1) << a;
+    } else if (a == 0 || (a & (a - 1)) || a > 65536) {
+      return error(s.where.line, args[0].column, "alignment " + std::to_string(a) + " is not a power of 2 up to 65536");
+    }
+    s.kind = Statement::Kind::Align;
+    s.alignment = a;
+    if (v.size() > 1 && v[1]) {
+      if (*v[1] > 0xff) return error(s.where.line, args[1].column, "fill value does not fit a byte");
+      s.fill = uint8_t(*v[1]);
+    }
+    s.maxSkip = v.size() > 2 && v[2] ? *v[2] : a;
+    statements_.push_back(std::move(s));
+  }
+
+  // .fill repeat[,size[,value]]: repeat copies of value in size bytes (GNU:
+  // a value of 4 bytes, zero above); .skip/.space n[,byte].
+  void fill(const std::string& d, Piece rest, Statement s) {
+    std::vector<Piece> args = splitOperands(rest);
+    size_t most = d == ".fill" ? 3 : 2;
+    if (args.empty() || args.size() > most)
+      return error(s.where.line, rest.column, d + " takes 1 to " + std::to_string(most) + " arguments");
+    std::vector<int64_t> v;
+    for (const Piece& a : args) {
+      auto x = parseExpr(a.text, Numbers{});
+      if (auto* e = std::get_if<ExprError>(&x)) return error(s.where.line, a.column + unsigned(e->offset), e->message);
+      v.push_back(std::get<Expr>(x).value.addend);
+    }
+    int64_t count = v[0], size = d == ".fill" && v.size() > 1 ? v[1] : 1;
+    int64_t value = d == ".fill" ? (v.size() > 2 ? v[2] : 0) : (v.size() > 1 ? v[1] : 0);
+    if (count < 0 || count * std::max<int64_t>(size, 1) > (1 << 20))
+      return error(s.where.line, args[0].column, d + " count is not 0..1 MiB");
+    if (size < 0 || size > 8) return error(s.where.line, args[1].column, ".fill size is not 0..8");
+    for (int64_t i = 0; i < count; ++i)
+      for (int64_t b = 0; b < size; ++b)
+        s.literal.push_back(b < 4 ? uint8_t(uint64_t(value) >> (8 * b)) : 0);
+    if (s.literal.empty()) return;
+    s.kind = Statement::Kind::Data;
+    s.directive = d;
+    statements_.push_back(std::move(s));
+  }
+
+  // Expressions of directive arguments: numbers only.
+  struct Numbers final : NameResolver {
+    std::optional<Expr> symbol(std::string_view) const override { return std::nullopt; }
+    std::optional<Expr> local(unsigned, bool) const override { return std::nullopt; }
+    Expr dot() const override { return {}; }
+  };
+
+  // ---- pass 2: names resolve against the current layout
+  class Resolver final : public NameResolver {
+   public:
+    Resolver(const Assembler& a, size_t statement) : a_(a), at_(statement) {}
+    Expr dot() const override { return {a_.addressOf(at_), Expr::Kind::Label}; }
+    std::optional<Expr> symbol(std::string_view name) const override {
+      std::string n(name);
+      if (auto it = a_.labelAt_.find(n); it != a_.labelAt_.end())
+        return Expr{a_.addressOf(it->second), Expr::Kind::Label};
+      if (auto it = a_.opt_.symbols.find(n); it != a_.opt_.symbols.end())
+        return Expr{Value::constant(int64_t(it->second)), Expr::Kind::Symbol};
+      if (a_.opt_.symbolic.count(n)) return Expr{Value{n, 0}, Expr::Kind::Symbol};
+      return std::nullopt;
+    }
+    std::optional<Expr> local(unsigned label, bool forward) const override {
+      auto it = a_.locals_.find(label);
+      if (it == a_.locals_.end()) return std::nullopt;
+      const auto& defs = it->second;
+      unsigned event = a_.statements_[at_].event;
+      auto next = std::lower_bound(defs.begin(), defs.end(), event,
+                                   [](const LocalDef& d, unsigned ev) { return d.event < ev; });
+      if (forward) {
+        if (next == defs.end()) return std::nullopt;
+        return Expr{a_.addressOf(next->statement), Expr::Kind::Label};
+      }
+      if (next == defs.begin()) return std::nullopt;
+      return Expr{a_.addressOf(std::prev(next)->statement), Expr::Kind::Label};
+    }
+
+   private:
+    const Assembler& a_;
+    size_t at_;
+  };
+
+  // GNU as's relaxation: every jump to a label starts as rel8 and grows to
+  // rel32 while it does not reach; sizes only grow, so this settles.
+  void layout() {
+    offsets_.assign(statements_.size() + 1, 0);
+    std::vector<uint64_t> sizes(statements_.size(), 0);
+    for (int round = 0; round < 64; ++round) {
+      for (size_t i = 0; i < statements_.size(); ++i) offsets_[i + 1] = offsets_[i] + sizes[i];
+      bool changed = false;
+      for (size_t i = 0; i < statements_.size(); ++i) {
+        std::vector<AssembledUnit> units;
+        if (!emit(i, units, nullptr)) continue;  // named in the last pass
+        uint64_t size = 0;
+        for (const AssembledUnit& u : units) size += u.bytes.size();
+        if (size != sizes[i]) sizes[i] = size, changed = true;
+      }
+      if (!changed) return;
+    }
+    error(1, 1, "the layout does not settle (alignments and jumps keep moving each other)");
+  }
+
+  // The units of statement i at the current layout; false (and the error
+  // in `errors`, when given) when it cannot be assembled.
+  bool emit(size_t i, std::vector<AssembledUnit>& units, Diagnostics* errors) {
+    Statement& s = statements_[i];
+    AssembledUnit u;
+    u.address = addressOf(i);
+    u.where = SourceLocation{file_, s.where.line, s.where.column};
+    u.source = std::string(s.source);
+    auto fail = [&](unsigned column, std::string message) {
+      if (errors) errors->push_back({{file_, s.where.line, column}, std::move(message)});
+      return false;
+    };
+    switch (s.kind) {
+      case Statement::Kind::Align: return align(i, u, units);
+      case Statement::Kind::Data: return data(i, u, units, fail);
+      case Statement::Kind::Instruction: break;
+    }
+    Resolver names(*this, i);
+    Instruction insn;
+    insn.row = s.choice.row;
+    insn.size = s.choice.size;
+    insn.address = u.address;
+    insn.hint = s.hint;
+    for (const OperandSyntax& o : s.operands) {
+      Operand op{o, {}};
+      Piece e = o.kind == OperandSyntax::Kind::Immediate || o.kind == OperandSyntax::Kind::Target ? o.expr : o.mem.disp;
+      if (!e.text.empty()) {
+        auto v = parseExpr(e.text, names);
+        if (auto* err = std::get_if<ExprError>(&v)) return fail(e.column + unsigned(err->offset), err->message);
+        op.value = std::get<Expr>(v);
+      }
+      insn.operands.push_back(op);
+    }
+    for (;;) {
+      insn.longBranch = s.longBranch;
+      auto r = encode(insn);
+      if (auto* err = std::get_if<EncodeError>(&r)) return fail(err->column ? err->column : s.where.column, err->message);
+      Encoded& enc = std::get<Encoded>(r);
+      if (enc.tooFar && !s.longBranch) {
+        s.longBranch = true;  // and it stays so: GNU as never shrinks a jump back
+        continue;
+      }
+      if (enc.field && enc.field->offset + enc.field->size > 8)
+        return fail(s.where.column, "the address-dependent field of '" + u.source +
+                                        "' lies beyond its first 8 bytes, where patchcheck keeps symbolic fields");
+      u.desc = insn.row;
+      u.bytes = std::move(enc.bytes);
+      u.field = std::move(enc.field);
+      units.push_back(std::move(u));
+      return true;
+    }
+  }
+
+  template <class Fail>
+  bool data(size_t i, AssembledUnit& proto, std::vector<AssembledUnit>& units, Fail fail) {
+    const Statement& s = statements_[i];
+    if (!s.literal.empty()) {
+      AssembledUnit u = proto;
+      u.bytes = s.literal;
+      units.push_back(std::move(u));
+      return true;
+    }
+    Resolver names(*this, i);
+    AssembledUnit u = proto;
+    uint64_t offset = 0;
+    for (const Piece& p : s.values) {
+      auto v = parseExpr(p.text, names);
+      if (auto* e = std::get_if<ExprError>(&v)) return fail(p.column + unsigned(e->offset), e->message);
+      const Expr& x = std::get<Expr>(v);
+      if (s.width > 1) {  // one unit per value
+        u = proto;
+        u.address = proto.address.plus(int64_t(offset));
+      }
+      size_t at = u.bytes.size();
+      u.bytes.resize(at + s.width, 0);
+      offset += s.width;
+      if (x.relocatable() && s.width < 4)
+        return fail(p.column, s.directive + " cannot hold an address ('" + std::string(p.text) + "')");
+      if (!x.value.isConstant()) {
+        Field f;
+        f.offset = unsigned(at), f.size = s.width, f.signExtended = false;  // R_X86_64_32 / _64
+        f.value = x.value;
+        f.text = std::string(p.text);
+        u.field = f;
+      } else {
+        int64_t k = x.value.addend;
+        bool fits = x.relocatable() ? s.width == 8 || (k >= 0 && k <= 0xffffffffll) : fitsWidth(k, s.width);
+        if (!fits) return fail(p.column, s.directive + " value " + hex(uint64_t(k)) + " does not fit " +
+                                             std::to_string(8 * s.width) + " bits");
+        for (unsigned b = 0; b < s.width; ++b) u.bytes[at + b] = uint8_t(uint64_t(k) >> (8 * b));
+      }
+      if (s.width > 1) units.push_back(std::move(u));
+    }
+    if (s.width == 1) units.push_back(std::move(u));
+    return true;
+  }
+
+  bool align(size_t i, AssembledUnit& proto, std::vector<AssembledUnit>& units) {
+    const Statement& s = statements_[i];
+    // A symbolic base is taken to be aligned as the program asks.
+    uint64_t at = proto.address.isConstant() ? uint64_t(proto.address.addend) : offsets_[i];
+    uint64_t pad = (s.alignment - at % s.alignment) % s.alignment;
+    if (pad == 0 || pad > s.maxSkip) return true;
+    if (s.fill) {
+      AssembledUnit u = proto;
+      u.bytes.assign(pad, *s.fill);
+      units.push_back(std::move(u));
+      return true;
+    }
+    uint64_t offset = 0;
+    for (auto& nop : paddingNops(pad)) {
+      AssembledUnit u = proto;
+      u.desc = rowFor(ZYDIS_MNEMONIC_NOP, 1);
+      u.address = proto.address.plus(int64_t(offset));
+      offset += nop.size();
+      u.bytes = std::move(nop);
+      units.push_back(std::move(u));
+    }
+    return true;
+  }
+};
+
+}  // namespace
+
+std::variant<Assembly, Diagnostics> assemble(std::string_view source, const std::string& file,
+                                             const AssemblyOptions& opt) {
+  return Assembler(file, opt).run(source);
+}
+
+}  // namespace patchcheck::x86_64
