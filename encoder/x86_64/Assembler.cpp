@@ -93,9 +93,23 @@ class Assembler {
   std::vector<uint64_t> offsets_;  // of each statement, and the end
   Assembly out_;
   unsigned event_ = 0;
+  bool sizing_ = false;  // the first layout: jumps keep their width
+  int64_t stretch_ = 0;  // growth so far in this relaxation pass
+  std::vector<unsigned> regions_;  // alignments before each statement (and the end)
+  mutable bool holdGrowth_ = false;
 
   void error(unsigned line, unsigned col, std::string msg) { errors_.push_back({{file_, line, col}, std::move(msg)}); }
   Value addressOf(size_t statement) const { return opt_.base.plus(int64_t(offsets_[statement])); }
+  // A label as statement `from` sees it. While relaxing, a label ahead has
+  // its address from the last pass, moved by what grew before `from` in
+  // this pass (GNU as's `stretch`) unless an alignment lies between them
+  // and may absorb the growth; a label so left behind the jump holds it.
+  Value labelAddress(size_t label, size_t from) const {
+    if (label <= from || stretch_ == 0) return addressOf(label);
+    if (stretch_ < 0 || regions_[label] == regions_[from]) return addressOf(label).plus(stretch_);
+    if (offsets_[label] < offsets_[from]) holdGrowth_ = true;
+    return addressOf(label);
+  }
 
   // ---- pass 1: comments, labels, directives, statements and their rows
   void passOne(std::string_view source) {
@@ -286,7 +300,7 @@ class Assembler {
     std::optional<Expr> symbol(std::string_view name) const override {
       std::string n(name);
       if (auto it = a_.labelAt_.find(n); it != a_.labelAt_.end())
-        return Expr{a_.addressOf(it->second), Expr::Kind::Label};
+        return Expr{a_.labelAddress(it->second, at_), Expr::Kind::Label};
       if (auto it = a_.opt_.symbols.find(n); it != a_.opt_.symbols.end())
         return Expr{Value::constant(int64_t(it->second)), Expr::Kind::Symbol};
       if (a_.opt_.symbolic.count(n)) return Expr{Value{n, 0}, Expr::Kind::Symbol};
@@ -301,10 +315,10 @@ class Assembler {
                                    [](const LocalDef& d, unsigned ev) { return d.event < ev; });
       if (forward) {
         if (next == defs.end()) return std::nullopt;
-        return Expr{a_.addressOf(next->statement), Expr::Kind::Label};
+        return Expr{a_.labelAddress(next->statement, at_), Expr::Kind::Label};
       }
       if (next == defs.begin()) return std::nullopt;
-      return Expr{a_.addressOf(std::prev(next)->statement), Expr::Kind::Label};
+      return Expr{a_.labelAddress(std::prev(next)->statement, at_), Expr::Kind::Label};
     }
 
    private:
@@ -312,24 +326,57 @@ class Assembler {
     size_t at_;
   };
 
-  // GNU as's relaxation: every jump to a label starts as rel8 and grows to
-  // rel32 while it does not reach; sizes only grow, so this settles.
+  // GNU as's relaxation (relax_segment in gas/write.c), step for step so
+  // that every jump ends up as GNU as makes it: the statements are first
+  // laid out with every jump to a label rel8; then each pass walks them in
+  // order, moving each by what grew before it (`stretch`), growing a jump
+  // to rel32 when its target (a label ahead moved by the stretch too) is
+  // out of rel8's reach, and re-padding each alignment at its new address.
+  // A jump never shrinks, so the passes end.
   void layout() {
     offsets_.assign(statements_.size() + 1, 0);
+    regions_.assign(statements_.size() + 1, 0);
+    for (size_t i = 0; i < statements_.size(); ++i)
+      regions_[i + 1] = regions_[i] + (statements_[i].kind == Statement::Kind::Align);
     std::vector<uint64_t> sizes(statements_.size(), 0);
-    for (int round = 0; round < 64; ++round) {
-      for (size_t i = 0; i < statements_.size(); ++i) offsets_[i + 1] = offsets_[i] + sizes[i];
-      bool changed = false;
+    sizing_ = true;
+    uint64_t at = 0;
+    for (size_t i = 0; i < statements_.size(); ++i) {
+      offsets_[i] = at;
+      sizes[i] = sizeOf(i).value_or(0);  // an error is named in the last pass
+      at += sizes[i];
+    }
+    offsets_.back() = at;
+    sizing_ = false;
+    for (int pass = 0; pass < 1000; ++pass) {
+      stretch_ = 0;
+      bool stretched = false;
       for (size_t i = 0; i < statements_.size(); ++i) {
-        std::vector<AssembledUnit> units;
-        if (!emit(i, units, nullptr)) continue;  // named in the last pass
-        uint64_t size = 0;
-        for (const AssembledUnit& u : units) size += u.bytes.size();
-        if (size != sizes[i]) sizes[i] = size, changed = true;
+        offsets_[i] += uint64_t(stretch_);
+        const Statement& s = statements_[i];
+        bool relaxable = s.kind == Statement::Kind::Align ||
+                         (s.kind == Statement::Kind::Instruction && (s.choice.row->flags & kRelax) && !s.longBranch);
+        if (!relaxable) continue;
+        auto size = sizeOf(i);
+        if (!size || *size == sizes[i]) continue;
+        stretch_ += int64_t(*size - sizes[i]);
+        sizes[i] = *size;
+        stretched = true;
       }
-      if (!changed) return;
+      offsets_.back() += uint64_t(stretch_);
+      stretch_ = 0;
+      if (!stretched) return;
     }
     error(1, 1, "the layout does not settle (alignments and jumps keep moving each other)");
+  }
+
+  // The bytes statement i takes at the current layout.
+  std::optional<uint64_t> sizeOf(size_t i) {
+    std::vector<AssembledUnit> units;
+    if (!emit(i, units, nullptr)) return std::nullopt;
+    uint64_t size = 0;
+    for (const AssembledUnit& u : units) size += u.bytes.size();
+    return size;
   }
 
   // The units of statement i at the current layout; false (and the error
@@ -350,6 +397,7 @@ class Assembler {
       case Statement::Kind::Instruction: break;
     }
     Resolver names(*this, i);
+    holdGrowth_ = false;
     Instruction insn;
     insn.row = s.choice.row;
     insn.size = s.choice.size;
@@ -370,7 +418,7 @@ class Assembler {
       auto r = encode(insn);
       if (auto* err = std::get_if<EncodeError>(&r)) return fail(err->column ? err->column : s.where.column, err->message);
       Encoded& enc = std::get<Encoded>(r);
-      if (enc.tooFar && !s.longBranch) {
+      if (enc.tooFar && !s.longBranch && !sizing_ && !holdGrowth_) {
         s.longBranch = true;  // and it stays so: GNU as never shrinks a jump back
         continue;
       }

@@ -72,6 +72,7 @@ class Encoding {
 
   std::variant<Encoded, EncodeError> run() {
     if (auto fixed = gnuChoice()) return *fixed;
+    moffs64_ = wantsMoffs64();
     ZydisEncoderRequest req;
     std::memset(&req, 0, sizeof req);
     req.machine_mode = ZYDIS_MACHINE_MODE_LONG_64;
@@ -100,7 +101,7 @@ class Encoding {
     // moffs form (a0..a3 with an address-size prefix); GNU as the ModRM form
     // with a SIB byte (8b 04 25 disp32). Encode with rCX, then name rAX.
     bool moffs = false;
-    if (row_.zydis == ZYDIS_MNEMONIC_MOV && ops.size() == 2)
+    if (row_.zydis == ZYDIS_MNEMONIC_MOV && ops.size() == 2 && !moffs64_)
       for (int i = 0; i < 2; ++i)
         if (ops[i].type == ZYDIS_OPERAND_TYPE_REGISTER && ops[i].reg.value == accumulator(insn_.size) &&
             ops[1 - i].type == ZYDIS_OPERAND_TYPE_MEMORY && ops[1 - i].mem.base == ZYDIS_REGISTER_NONE &&
@@ -132,6 +133,21 @@ class Encoding {
   const Instruction& insn_;
   const InstrDesc& row_;
   std::vector<Patch> patches_;
+  bool moffs64_ = false;
+
+  // {disp32} on a mov between rAX and an absolute address: GNU as takes
+  // the moffs form with a 64-bit address (movabs, a0..a3 + 8 bytes).
+  bool wantsMoffs64() const {
+    if (row_.zydis != ZYDIS_MNEMONIC_MOV || insn_.hint != DispHint::Disp32 || insn_.operands.size() != 2) return false;
+    bool acc = false, absolute = false;
+    for (const Operand& o : insn_.operands) {
+      const OperandSyntax& s = o.syntax;
+      acc |= s.kind == K::Register && s.reg == accumulator(insn_.size);
+      absolute |= (s.kind == K::Memory || s.kind == K::Target) && s.mem.base == ZYDIS_REGISTER_NONE &&
+                  s.mem.index == ZYDIS_REGISTER_NONE;
+    }
+    return acc && absolute;
+  }
 
   unsigned column() const { return insn_.operands.empty() ? 0 : insn_.operands[0].syntax.text.column; }
   std::string mnemonic() const { return std::string(row_.mnemonic); }
@@ -246,13 +262,21 @@ class Encoding {
     if (d.relocatable()) {
       // sym(%rip) is sym - (end of instruction); sym(%reg) a sign-extended
       // disp32 (R_X86_64_32S); 0x7fffffff makes Zydis give disp32.
-      patches_.push_back({Patch::Where::Disp, rip, false, false, d, text});
+      // GNU as relocates the displacement of a 16- or 32-bit lea as a
+      // zero-extended 32-bit value (R_X86_64_32): its result is truncated.
+      bool narrowLea = row_.zydis == ZYDIS_MNEMONIC_LEA && insn_.size != Q && !rip;
+      patches_.push_back({Patch::Where::Disp, rip, narrowLea, false, d, text});
       out.mem.displacement = based ? 0x7fffffff : 0;
       return out;
     }
     int64_t x = d.value.addend;
     if (!fitsSigned(x, 32))
       return EncodeError{text.column, "displacement " + hex(uint64_t(x)) + " does not fit a signed 32 bits"};
+    if (moffs64_) {  // an address over 32 bits makes Zydis pick moffs64
+      patches_.push_back({Patch::Where::Disp, false, false, false, d, text});
+      out.mem.displacement = int64_t(1) << 32;
+      return out;
+    }
     // {disp8} and {disp32} ask for a width even where a shorter one (or
     // none) would do; {disp8} gives way to disp32 when the value needs it.
     DispHint h = based ? insn_.hint : DispHint::None;

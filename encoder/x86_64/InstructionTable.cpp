@@ -59,7 +59,7 @@ constexpr InstrDesc kRows[] = {
     {"pop", ZYDIS_MNEMONIC_POP, Q, {O::M}, SX | D64},
     {"call", ZYDIS_MNEMONIC_CALL, Q, {O::Rel}, SX | D64 | BR | CA},
     {"call", ZYDIS_MNEMONIC_CALL, Q, {O::Ind}, SX | D64 | BR | CA},
-    {"jmp", ZYDIS_MNEMONIC_JMP, Q, {O::Rel}, SX | D64 | BR | RX},
+    {"jmp", ZYDIS_MNEMONIC_JMP, 0, {O::Rel}, BR | RX},  // GNU as refuses jmpq to a label
     {"jmp", ZYDIS_MNEMONIC_JMP, Q, {O::Ind}, SX | D64 | BR},
     {"mov", ZYDIS_MNEMONIC_MOV, kBWLQ, {O::R, O::RM}, SX},
     {"mov", ZYDIS_MNEMONIC_MOV, kBWLQ, {O::M, O::R}, SX},

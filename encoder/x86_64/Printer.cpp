@@ -138,7 +138,7 @@ std::vector<const ZydisDecodedOperand*> printed(const ZydisDecodedInstruction& d
 }
 
 // objdump's mnemonic: the table's spelling, and the size suffix when no
-// register operand shows the size (the count in %cl does not).
+// register operand shows the size (a shift's count in %cl does not).
 std::string mnemonicOf(const ZydisDecodedInstruction& d, const std::vector<const ZydisDecodedOperand*>& ops) {
   const InstrDesc* row = rowFor(d.mnemonic, unsigned(ops.size()));
   switch (d.mnemonic) {
@@ -147,16 +147,17 @@ std::string mnemonicOf(const ZydisDecodedInstruction& d, const std::vector<const
       return std::string(d.mnemonic == ZYDIS_MNEMONIC_MOVZX ? "movz" : "movs") + suffixOf(uint8_t(src.size / 8)) +
              suffixOf(uint8_t(d.operand_width / 8));
     }
-    case ZYDIS_MNEMONIC_MOV:
-      if (d.raw.imm[0].size == 64) return "movabs";
+    case ZYDIS_MNEMONIC_MOV:  // imm64 or a 64-bit moffs address
+      if (d.raw.imm[0].size == 64 || d.raw.disp.size == 64) return "movabs";
       break;
     default: break;
   }
   if (!row) return ZydisMnemonicGetString(d.mnemonic);
   std::string name(row->mnemonic);
   if (!(row->flags & kSuffix) || ((row->flags & kDefault64) && d.operand_width == 64)) return name;
-  for (const ZydisDecodedOperand* o : ops)
-    if (o->type == ZYDIS_OPERAND_TYPE_REGISTER && gprBits(o->reg.value) && o->reg.value != ZYDIS_REGISTER_CL)
+  bool shift = d.mnemonic == ZYDIS_MNEMONIC_SHL || d.mnemonic == ZYDIS_MNEMONIC_SHR || d.mnemonic == ZYDIS_MNEMONIC_SAR;
+  for (size_t i = 0; i < ops.size(); ++i)
+    if (ops[i]->type == ZYDIS_OPERAND_TYPE_REGISTER && gprBits(ops[i]->reg.value) && !(shift && i == 1))
       return name;
   return name + suffixOf(uint8_t(d.operand_width / 8));
 }
