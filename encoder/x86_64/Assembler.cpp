@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "encoder/Hex.h"
+#include "encoder/x86_64/Directives.h"
 #include "encoder/x86_64/Match.h"
 #include "encoder/x86_64/Padding.h"
 
@@ -52,15 +53,8 @@ struct Statement {
   std::vector<OperandSyntax> operands;
   DispHint hint = DispHint::None;
   bool longBranch = false;  // relaxed to rel32
-  // data: .byte is one unit, the others one unit per value; .fill and
-  // .skip are one unit of known bytes
-  std::string directive;
-  unsigned width = 0;
-  std::vector<Piece> values;
-  std::vector<uint8_t> literal;
-  // alignment
-  uint64_t alignment = 1, maxSkip = 0;
-  std::optional<uint8_t> fill;
+  DataDirective data;
+  AlignDirective align;
 };
 
 struct LocalDef {
@@ -93,8 +87,8 @@ class Assembler {
   std::vector<uint64_t> offsets_;  // of each statement, and the end
   Assembly out_;
   unsigned event_ = 0;
-  bool sizing_ = false;  // the first layout: jumps keep their width
-  int64_t stretch_ = 0;  // growth so far in this relaxation pass
+  bool sizing_ = false;            // the first layout: jumps keep their width
+  int64_t stretch_ = 0;            // growth so far in this relaxation pass
   std::vector<unsigned> regions_;  // alignments before each statement (and the end)
   mutable bool holdGrowth_ = false;
 
@@ -157,9 +151,12 @@ class Assembler {
     if (t[0] == '{') {  // GNU as's pseudo prefix
       size_t close = t.find('}');
       std::string prefix = lower(t.substr(0, close == std::string_view::npos ? t.size() : close + 1));
-      if (prefix == "{disp8}") hint = DispHint::Disp8;
-      else if (prefix == "{disp32}") hint = DispHint::Disp32;
-      else return error(line, col, "unknown pseudo prefix '" + prefix + "' (patchcheck takes {disp8} and {disp32})");
+      if (prefix == "{disp8}")
+        hint = DispHint::Disp8;
+      else if (prefix == "{disp32}")
+        hint = DispHint::Disp32;
+      else
+        return error(line, col, "unknown pseudo prefix '" + prefix + "' (patchcheck takes {disp8} and {disp32})");
       t.remove_prefix(prefix.size()), col += unsigned(prefix.size());
       skip();
       if (t.empty()) return error(line, col, "a pseudo prefix needs an instruction");
@@ -202,95 +199,19 @@ class Assembler {
   }
 
   void directive(const std::string& d, Piece rest, Statement s) {
-    unsigned width = d == ".byte"                                        ? 1
-                     : d == ".short" || d == ".word" || d == ".2byte"    ? 2
-                     : d == ".long" || d == ".int" || d == ".4byte"      ? 4
-                     : d == ".quad" || d == ".8byte"                     ? 8
-                                                                         : 0;
-    if (width) {
+    auto parsed = parseDirective(d, rest, s.where.column);
+    if (auto* e = std::get_if<DirectiveError>(&parsed)) return error(s.where.line, e->column, e->message);
+    if (auto* data = std::get_if<DataDirective>(&parsed)) {
       s.kind = Statement::Kind::Data;
-      s.directive = d;
-      s.width = width;
-      s.values = splitOperands(rest);
-      if (s.values.empty()) return error(s.where.line, rest.column, d + " needs a value");
-      statements_.push_back(std::move(s));
-      return;
+      s.data = std::move(*data);
+    } else if (auto* align = std::get_if<AlignDirective>(&parsed)) {
+      s.kind = Statement::Kind::Align;
+      s.align = *align;
+    } else {
+      return;  // emits nothing
     }
-    if (d == ".p2align" || d == ".balign" || d == ".align") return alignment(d, rest, std::move(s));
-    if (d == ".fill" || d == ".skip" || d == ".space") return fill(d, rest, std::move(s));
-    static const char* ignored[] = {".text", ".globl", ".global", ".type", ".size", ".local", ".hidden",
-                                    ".cfi_startproc", ".cfi_endproc", ".code64", ".att_syntax"};
-    for (const char* i : ignored)
-      if (d == i) return;
-    error(s.where.line, s.where.column, "unknown directive '" + d + "'");
-  }
-
-  // .p2align n[,fill[,max]] aligns to 2^n bytes; .balign and .align (on
-  // x86 ELF) to n bytes. Code is padded with GNU as's nops, else with fill.
-  void alignment(const std::string& d, Piece rest, Statement s) {
-    std::vector<Piece> args = splitOperands(rest);
-    if (args.empty() || args.size() > 3) return error(s.where.line, rest.column, d + " takes 1 to 3 arguments");
-    std::vector<std::optional<uint64_t>> v;
-    for (const Piece& a : args) {
-      if (a.text.empty()) {
-        v.push_back(std::nullopt);
-        continue;
-      }
-      auto x = parseExpr(a.text, Numbers{});
-      if (auto* e = std::get_if<ExprError>(&x)) return error(s.where.line, a.column + unsigned(e->offset), e->message);
-      v.push_back(uint64_t(std::get<Expr>(x).value.addend));
-    }
-    if (!v[0]) return error(s.where.line, args[0].column, d + " needs an alignment");
-    uint64_t a = *v[0];
-    if (d == ".p2align") {
-      if (a > 16) return error(s.where.line, args[0].column, "alignment 2^" + std::to_string(a) + " is too large");
-      a = uint64_t(1) << a;
-    } else if (a == 0 || (a & (a - 1)) || a > 65536) {
-      return error(s.where.line, args[0].column, "alignment " + std::to_string(a) + " is not a power of 2 up to 65536");
-    }
-    s.kind = Statement::Kind::Align;
-    s.alignment = a;
-    if (v.size() > 1 && v[1]) {
-      if (*v[1] > 0xff) return error(s.where.line, args[1].column, "fill value does not fit a byte");
-      s.fill = uint8_t(*v[1]);
-    }
-    s.maxSkip = v.size() > 2 && v[2] ? *v[2] : a;
     statements_.push_back(std::move(s));
   }
-
-  // .fill repeat[,size[,value]]: repeat copies of value in size bytes (GNU:
-  // a value of 4 bytes, zero above); .skip/.space n[,byte].
-  void fill(const std::string& d, Piece rest, Statement s) {
-    std::vector<Piece> args = splitOperands(rest);
-    size_t most = d == ".fill" ? 3 : 2;
-    if (args.empty() || args.size() > most)
-      return error(s.where.line, rest.column, d + " takes 1 to " + std::to_string(most) + " arguments");
-    std::vector<int64_t> v;
-    for (const Piece& a : args) {
-      auto x = parseExpr(a.text, Numbers{});
-      if (auto* e = std::get_if<ExprError>(&x)) return error(s.where.line, a.column + unsigned(e->offset), e->message);
-      v.push_back(std::get<Expr>(x).value.addend);
-    }
-    int64_t count = v[0], size = d == ".fill" && v.size() > 1 ? v[1] : 1;
-    int64_t value = d == ".fill" ? (v.size() > 2 ? v[2] : 0) : (v.size() > 1 ? v[1] : 0);
-    if (count < 0 || count * std::max<int64_t>(size, 1) > (1 << 20))
-      return error(s.where.line, args[0].column, d + " count is not 0..1 MiB");
-    if (size < 0 || size > 8) return error(s.where.line, args[1].column, ".fill size is not 0..8");
-    for (int64_t i = 0; i < count; ++i)
-      for (int64_t b = 0; b < size; ++b)
-        s.literal.push_back(b < 4 ? uint8_t(uint64_t(value) >> (8 * b)) : 0);
-    if (s.literal.empty()) return;
-    s.kind = Statement::Kind::Data;
-    s.directive = d;
-    statements_.push_back(std::move(s));
-  }
-
-  // Expressions of directive arguments: numbers only.
-  struct Numbers final : NameResolver {
-    std::optional<Expr> symbol(std::string_view) const override { return std::nullopt; }
-    std::optional<Expr> local(unsigned, bool) const override { return std::nullopt; }
-    Expr dot() const override { return {}; }
-  };
 
   // ---- pass 2: names resolve against the current layout
   class Resolver final : public NameResolver {
@@ -416,7 +337,8 @@ class Assembler {
     for (;;) {
       insn.longBranch = s.longBranch;
       auto r = encode(insn);
-      if (auto* err = std::get_if<EncodeError>(&r)) return fail(err->column ? err->column : s.where.column, err->message);
+      if (auto* err = std::get_if<EncodeError>(&r))
+        return fail(err->column ? err->column : s.where.column, err->message);
       Encoded& enc = std::get<Encoded>(r);
       if (enc.tooFar && !s.longBranch && !sizing_ && !holdGrowth_) {
         s.longBranch = true;  // and it stays so: GNU as never shrinks a jump back
@@ -435,7 +357,7 @@ class Assembler {
 
   template <class Fail>
   bool data(size_t i, AssembledUnit& proto, std::vector<AssembledUnit>& units, Fail fail) {
-    const Statement& s = statements_[i];
+    const DataDirective& s = statements_[i].data;
     if (!s.literal.empty()) {
       AssembledUnit u = proto;
       u.bytes = s.literal;
@@ -457,7 +379,7 @@ class Assembler {
       u.bytes.resize(at + s.width, 0);
       offset += s.width;
       if (x.relocatable() && s.width < 4)
-        return fail(p.column, s.directive + " cannot hold an address ('" + std::string(p.text) + "')");
+        return fail(p.column, s.name + " cannot hold an address ('" + std::string(p.text) + "')");
       if (!x.value.isConstant()) {
         Field f;
         f.offset = unsigned(at), f.size = s.width, f.signExtended = false;  // R_X86_64_32 / _64
@@ -467,8 +389,9 @@ class Assembler {
       } else {
         int64_t k = x.value.addend;
         bool fits = x.relocatable() ? s.width == 8 || (k >= 0 && k <= 0xffffffffll) : fitsWidth(k, s.width);
-        if (!fits) return fail(p.column, s.directive + " value " + hex(uint64_t(k)) + " does not fit " +
-                                             std::to_string(8 * s.width) + " bits");
+        if (!fits)
+          return fail(p.column,
+                      s.name + " value " + hex(uint64_t(k)) + " does not fit " + std::to_string(8 * s.width) + " bits");
         for (unsigned b = 0; b < s.width; ++b) u.bytes[at + b] = uint8_t(uint64_t(k) >> (8 * b));
       }
       if (s.width > 1) units.push_back(std::move(u));
@@ -478,7 +401,7 @@ class Assembler {
   }
 
   bool align(size_t i, AssembledUnit& proto, std::vector<AssembledUnit>& units) {
-    const Statement& s = statements_[i];
+    const AlignDirective& s = statements_[i].align;
     // A symbolic base is taken to be aligned as the program asks.
     uint64_t at = proto.address.isConstant() ? uint64_t(proto.address.addend) : offsets_[i];
     uint64_t pad = (s.alignment - at % s.alignment) % s.alignment;

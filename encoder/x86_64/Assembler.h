@@ -20,7 +20,6 @@ struct AssemblyOptions {
   std::set<std::string> symbolic;           // symbols without a fixed address
 };
 
-std::variant<Assembly, Diagnostics> assemble(std::string_view source, const std::string& file,
-                                             const AssemblyOptions&);
+std::variant<Assembly, Diagnostics> assemble(std::string_view source, const std::string& file, const AssemblyOptions&);
 
 }  // namespace patchcheck::x86_64

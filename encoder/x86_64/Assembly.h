@@ -21,7 +21,7 @@ struct AssembledUnit {
   std::optional<Field> field;       // lies within the first 8 bytes
   Value address;
   SourceLocation where;
-  std::string source;               // the statement's text
+  std::string source;  // the statement's text
 
   bool isConcrete() const { return !field; }
   bool isInstruction() const { return desc != nullptr; }

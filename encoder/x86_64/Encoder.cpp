@@ -24,8 +24,9 @@ int64_t signExtend(int64_t v, unsigned bits) {
 // that depends on an address (full width, maybe symbolic), a displacement
 // whose width a pseudo prefix chose, a branch offset, the imm64 of movabs.
 struct Patch {
-  enum class Where : uint8_t { Disp, Imm } where;
-  bool pcRelative = false;  // the value minus the end of the instruction
+  enum class Where : uint8_t { Disp, Imm };
+  Where where = Where::Disp;
+  bool pcRelative = false;    // the value minus the end of the instruction
   bool zeroExtended = false;  // a 32-bit immediate of a 32-bit operation
   bool branch = false;
   Expr value;
@@ -60,10 +61,16 @@ ZydisInstructionAttributes segmentPrefix(ZydisRegister s) {
 
 // The register of the same width in the rAX and rCX families.
 ZydisRegister accumulator(uint8_t size) {
-  return size == B ? ZYDIS_REGISTER_AL : size == W ? ZYDIS_REGISTER_AX : size == L ? ZYDIS_REGISTER_EAX : ZYDIS_REGISTER_RAX;
+  return size == B   ? ZYDIS_REGISTER_AL
+         : size == W ? ZYDIS_REGISTER_AX
+         : size == L ? ZYDIS_REGISTER_EAX
+                     : ZYDIS_REGISTER_RAX;
 }
 ZydisRegister counter(uint8_t size) {
-  return size == B ? ZYDIS_REGISTER_CL : size == W ? ZYDIS_REGISTER_CX : size == L ? ZYDIS_REGISTER_ECX : ZYDIS_REGISTER_RCX;
+  return size == B   ? ZYDIS_REGISTER_CL
+         : size == W ? ZYDIS_REGISTER_CX
+         : size == L ? ZYDIS_REGISTER_ECX
+                     : ZYDIS_REGISTER_RCX;
 }
 
 class Encoding {
@@ -86,12 +93,14 @@ class Encoding {
     }
     bool nopForm = row_.zydis == ZYDIS_MNEMONIC_NOP && !ops.empty();
     if (nopForm) ops.push_back(registerOperand(accumulator(insn_.size)));  // 0f 1f /0: reg field 0
-    bool shiftByOne = row_.operandCount() == 1 && (row_.zydis == ZYDIS_MNEMONIC_SHL ||
-                                                   row_.zydis == ZYDIS_MNEMONIC_SHR || row_.zydis == ZYDIS_MNEMONIC_SAR);
+    bool shiftByOne =
+        row_.operandCount() == 1 &&
+        (row_.zydis == ZYDIS_MNEMONIC_SHL || row_.zydis == ZYDIS_MNEMONIC_SHR || row_.zydis == ZYDIS_MNEMONIC_SAR);
     if (shiftByOne) ops.push_back(immediateOperand(1));
     // test and xchg: GNU as takes `test (%rax),%ebx` as `test %ebx,(%rax)`;
     // Zydis has only the r/m-first form.
-    if ((row_.flags & kSwapMemReg) && ops.size() == 2 && ops[1].type == ZYDIS_OPERAND_TYPE_MEMORY) std::swap(ops[0], ops[1]);
+    if ((row_.flags & kSwapMemReg) && ops.size() == 2 && ops[1].type == ZYDIS_OPERAND_TYPE_MEMORY)
+      std::swap(ops[0], ops[1]);
     // xchg with rAX: GNU as takes the one-byte 90+r form whichever side
     // rAX is on; Zydis only when it is the second Intel operand.
     if (row_.zydis == ZYDIS_MNEMONIC_XCHG && insn_.size != B && ops[0].type == ZYDIS_OPERAND_TYPE_REGISTER &&
@@ -170,9 +179,10 @@ class Encoding {
       const OperandSyntax& s = o.syntax;
       for (ZydisRegister r : {s.reg, s.mem.base, s.mem.index}) {
         if (isHighByte(r)) high = true;
-        if (r == ZYDIS_REGISTER_SPL || r == ZYDIS_REGISTER_BPL || r == ZYDIS_REGISTER_SIL ||
-            r == ZYDIS_REGISTER_DIL || (r >= ZYDIS_REGISTER_R8B && r <= ZYDIS_REGISTER_R15B) ||
-            (r >= ZYDIS_REGISTER_R8W && r <= ZYDIS_REGISTER_R15W) || (r >= ZYDIS_REGISTER_R8D && r <= ZYDIS_REGISTER_R15D) ||
+        if (r == ZYDIS_REGISTER_SPL || r == ZYDIS_REGISTER_BPL || r == ZYDIS_REGISTER_SIL || r == ZYDIS_REGISTER_DIL ||
+            (r >= ZYDIS_REGISTER_R8B && r <= ZYDIS_REGISTER_R15B) ||
+            (r >= ZYDIS_REGISTER_R8W && r <= ZYDIS_REGISTER_R15W) ||
+            (r >= ZYDIS_REGISTER_R8D && r <= ZYDIS_REGISTER_R15D) ||
             (r >= ZYDIS_REGISTER_R8 && r <= ZYDIS_REGISTER_R15))
           rex = true;
       }
@@ -208,7 +218,8 @@ class Encoding {
                 insn_.hint != DispHint::Disp32;
     req.branch_type = rel8 ? ZYDIS_BRANCH_TYPE_SHORT : ZYDIS_BRANCH_TYPE_NEAR;
     req.branch_width = rel8 ? ZYDIS_BRANCH_WIDTH_8 : ZYDIS_BRANCH_WIDTH_32;
-    patches_.push_back({Patch::Where::Imm, true, false, true, o.value, o.syntax.text});
+    patches_.push_back(
+        {.where = Patch::Where::Imm, .pcRelative = true, .branch = true, .value = o.value, .text = o.syntax.text});
     return immediateOperand(0);
   }
 
@@ -217,7 +228,7 @@ class Encoding {
     Piece text = o.syntax.expr;
     unsigned bits = sizeBits(insn_.size);
     if (k == Opnd::I64) {  // movabs: always imm64; a value over 32 bits makes Zydis pick it
-      patches_.push_back({Patch::Where::Imm, false, false, false, v, text});
+      patches_.push_back({.where = Patch::Where::Imm, .value = v, .text = text});
       return immediateOperand(int64_t(1) << 32);
     }
     if (k == Opnd::Count) {
@@ -231,7 +242,7 @@ class Encoding {
                                             mnemonic() + "'"};
       // imm32: sign-extended in a 64-bit operation (R_X86_64_32S), as is in a
       // 32-bit one (R_X86_64_32). The placeholder only needs 32 bits.
-      patches_.push_back({Patch::Where::Imm, false, bits == 32, false, v, text});
+      patches_.push_back({.where = Patch::Where::Imm, .zeroExtended = bits == 32, .value = v, .text = text});
       return immediateOperand(0x7fffffff);
     }
     int64_t x = v.value.addend;
@@ -240,10 +251,10 @@ class Encoding {
     bool any64 = row_.zydis == ZYDIS_MNEMONIC_MOV && bits == 64 && insn_.operands[1].syntax.kind == K::Register;
     bool ok = bits == 64 ? (any64 || fitsSigned(x, 32)) : (fitsSigned(x, bits) || fitsUnsigned(x, bits));
     if (!ok)
-      return EncodeError{text.column, "immediate " + hex(uint64_t(x)) + " does not fit " +
-                                          (bits == 64 ? std::string("a sign-extended 32-bit field")
-                                                      : std::to_string(bits) + " bits") +
-                                          " ('" + mnemonic() + "', " + std::to_string(bits) + "-bit)"};
+      return EncodeError{
+          text.column, "immediate " + hex(uint64_t(x)) + " does not fit " +
+                           (bits == 64 ? std::string("a sign-extended 32-bit field") : std::to_string(bits) + " bits") +
+                           " ('" + mnemonic() + "', " + std::to_string(bits) + "-bit)"};
     return immediateOperand(bits == 64 ? x : signExtend(x, bits));
   }
 
@@ -265,7 +276,8 @@ class Encoding {
       // GNU as relocates the displacement of a 16- or 32-bit lea as a
       // zero-extended 32-bit value (R_X86_64_32): its result is truncated.
       bool narrowLea = row_.zydis == ZYDIS_MNEMONIC_LEA && insn_.size != Q && !rip;
-      patches_.push_back({Patch::Where::Disp, rip, narrowLea, false, d, text});
+      patches_.push_back(
+          {.where = Patch::Where::Disp, .pcRelative = rip, .zeroExtended = narrowLea, .value = d, .text = text});
       out.mem.displacement = based ? 0x7fffffff : 0;
       return out;
     }
@@ -273,7 +285,7 @@ class Encoding {
     if (!fitsSigned(x, 32))
       return EncodeError{text.column, "displacement " + hex(uint64_t(x)) + " does not fit a signed 32 bits"};
     if (moffs64_) {  // an address over 32 bits makes Zydis pick moffs64
-      patches_.push_back({Patch::Where::Disp, false, false, false, d, text});
+      patches_.push_back({.where = Patch::Where::Disp, .value = d, .text = text});
       out.mem.displacement = int64_t(1) << 32;
       return out;
     }
@@ -281,10 +293,10 @@ class Encoding {
     // none) would do; {disp8} gives way to disp32 when the value needs it.
     DispHint h = based ? insn_.hint : DispHint::None;
     if (h == DispHint::Disp8 && fitsSigned(x, 8)) {
-      patches_.push_back({Patch::Where::Disp, false, false, false, d, text});
+      patches_.push_back({.where = Patch::Where::Disp, .value = d, .text = text});
       out.mem.displacement = 0x7f;
     } else if (h != DispHint::None) {
-      patches_.push_back({Patch::Where::Disp, false, false, false, d, text});
+      patches_.push_back({.where = Patch::Where::Disp, .value = d, .text = text});
       out.mem.displacement = 0x7fffffff;
     } else {
       out.mem.displacement = x;
@@ -320,11 +332,12 @@ class Encoding {
     }
     if (!fits) {
       if (p.pcRelative)
-        return EncodeError{p.text.column, "'" + mnemonic() + "' at " + insn_.address.str() + " cannot reach " + v.str() +
-                                              " (a " + std::to_string(bits) + "-bit offset from " + end.str() + ")"};
-      return EncodeError{p.text.column, "'" + std::string(p.text.text) + "' = " + hex(uint64_t(x)) + " does not fit " +
-                                            (p.zeroExtended ? "32 bits" : "a sign-extended " + std::to_string(bits) +
-                                                                              "-bit field")};
+        return EncodeError{p.text.column, "'" + mnemonic() + "' at " + insn_.address.str() + " cannot reach " +
+                                              v.str() + " (a " + std::to_string(bits) + "-bit offset from " +
+                                              end.str() + ")"};
+      return EncodeError{p.text.column,
+                         "'" + std::string(p.text.text) + "' = " + hex(uint64_t(x)) + " does not fit " +
+                             (p.zeroExtended ? "32 bits" : "a sign-extended " + std::to_string(bits) + "-bit field")};
     }
     for (unsigned k = 0; k < size; ++k) out.bytes[offset + k] = uint8_t(uint64_t(x) >> (8 * k));
     return std::nullopt;

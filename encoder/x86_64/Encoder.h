@@ -32,7 +32,7 @@ struct Instruction {
   std::vector<Operand> operands;  // AT&T order
   Value address;                  // where it lies
   DispHint hint = DispHint::None;
-  bool longBranch = false;        // rel32 even to a label rel8 would reach (relaxed)
+  bool longBranch = false;  // rel32 even to a label rel8 would reach (relaxed)
 };
 
 // A field whose value depends on a symbolic address.

@@ -103,10 +103,14 @@ class Parser {
       size_t rat = pos_;
       uint64_t rhs = uint64_t(constant(unary(), rat, op));
       if (op == "/" && rhs == 0) fail("division by zero", rat);
-      if (op == "*") acc *= rhs;
-      else if (op == "/") acc = uint64_t(int64_t(acc) / int64_t(rhs));
-      else if (op == "<<") acc = rhs >= 64 ? 0 : acc << rhs;
-      else acc = rhs >= 64 ? 0 : uint64_t(int64_t(acc) >> rhs);  // GNU: arithmetic
+      if (op == "*")
+        acc *= rhs;
+      else if (op == "/")
+        acc = uint64_t(int64_t(acc) / int64_t(rhs));
+      else if (op == "<<")
+        acc = rhs >= 64 ? 0 : acc << rhs;
+      else
+        acc = rhs >= 64 ? 0 : uint64_t(int64_t(acc) >> rhs);  // GNU: arithmetic
     }
     return absolute(int64_t(acc));
   }
@@ -167,16 +171,21 @@ class Parser {
     }
     int base = 10;
     std::string_view digits = tok;
-    if (tok.size() > 2 && tok[0] == '0' && (tok[1] == 'x' || tok[1] == 'X')) base = 16, digits = tok.substr(2);
-    else if (tok.size() > 2 && tok[0] == '0' && (tok[1] == 'b' || tok[1] == 'B')) base = 2, digits = tok.substr(2);
-    else if (tok.size() > 1 && tok[0] == '0') base = 8, digits = tok.substr(1);
+    if (tok.size() > 2 && tok[0] == '0' && (tok[1] == 'x' || tok[1] == 'X'))
+      base = 16, digits = tok.substr(2);
+    else if (tok.size() > 2 && tok[0] == '0' && (tok[1] == 'b' || tok[1] == 'B'))
+      base = 2, digits = tok.substr(2);
+    else if (tok.size() > 1 && tok[0] == '0')
+      base = 8, digits = tok.substr(1);
     uint64_t v = 0;
     for (char d : digits) {
-      int x = std::isdigit((unsigned char)d) ? d - '0'
-              : std::isalpha((unsigned char)d) ? std::tolower(d) - 'a' + 10 : 99;
+      int x = std::isdigit((unsigned char)d)   ? d - '0'
+              : std::isalpha((unsigned char)d) ? std::tolower(d) - 'a' + 10
+                                               : 99;
       if (x >= base) fail("bad number '" + std::string(tok) + "'", at);
       uint64_t next = v * uint64_t(base) + uint64_t(x);
-      if ((next - uint64_t(x)) / uint64_t(base) != v) fail("number '" + std::string(tok) + "' does not fit 64 bits", at);
+      if ((next - uint64_t(x)) / uint64_t(base) != v)
+        fail("number '" + std::string(tok) + "' does not fit 64 bits", at);
       v = next;
     }
     return absolute(int64_t(v));

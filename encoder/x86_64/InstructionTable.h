@@ -57,7 +57,7 @@ enum Flag : uint16_t {
 struct InstrDesc {
   std::string_view mnemonic;  // without the size suffix
   ZydisMnemonic zydis;
-  uint8_t sizes = 0;          // Size set; 0: no operand size (nop, int3)
+  uint8_t sizes = 0;  // Size set; 0: no operand size (nop, int3)
   std::array<Opnd, 2> operands{};
   uint16_t flags = 0;
 

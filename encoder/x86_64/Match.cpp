@@ -18,7 +18,9 @@ bool fits(Opnd k, const OperandSyntax& o) {
     case Opnd::R: return isGpr(o);
     case Opnd::M: return isMemory(o);
     case Opnd::RM: return isGpr(o) || isMemory(o);
-    case Opnd::I: case Opnd::I64: case Opnd::Count: return o.kind == K::Immediate;
+    case Opnd::I:
+    case Opnd::I64:
+    case Opnd::Count: return o.kind == K::Immediate;
     case Opnd::Cl: return !o.indirect && o.kind == K::Register && o.reg == ZYDIS_REGISTER_CL;
     case Opnd::Rel: return !o.indirect && o.kind == K::Target;
     case Opnd::Ind: return o.indirect && (o.kind == K::Memory || o.kind == K::Target || gprBits(o.reg) == 64);
@@ -46,8 +48,8 @@ std::string formsOf(std::span<const InstrDesc* const> rows) {
 uint8_t sizeOfBits(unsigned bits) { return uint8_t(bits / 8); }
 
 // The operand size of `d` with these operands, or why there is none.
-std::variant<uint8_t, MatchError> sizeOf(const InstrDesc& d, uint8_t suffix, std::string_view mnemonic,
-                                         unsigned where, const std::vector<OperandSyntax>& ops) {
+std::variant<uint8_t, MatchError> sizeOf(const InstrDesc& d, uint8_t suffix, std::string_view mnemonic, unsigned where,
+                                         const std::vector<OperandSyntax>& ops) {
   if (!d.sizes) {
     if (suffix) return MatchError{where, "'" + std::string(d.mnemonic) + "' takes no size suffix"};
     return uint8_t(0);
@@ -94,10 +96,11 @@ std::variant<RowChoice, MatchError> matchRow(std::string_view mnemonic, unsigned
     if (i < ops.size()) {
       if (!best || i + 1 > bestReach) {
         std::string what = ops[i].indirect && d->operands[i] != Opnd::Ind ? "an indirect operand ('*')"
-                           : d->operands[i] == Opnd::Ind ? "'" + std::string(ops[i].text.text) + "' (an indirect branch needs '*')"
-                                                         : "'" + std::string(ops[i].text.text) + "'";
-        best = MatchError{ops[i].text.column, "'" + std::string(mnemonic) + "' does not take " + what + " here (forms: " +
-                                                  formsOf(spelled->rows) + ")"};
+                           : d->operands[i] == Opnd::Ind
+                               ? "'" + std::string(ops[i].text.text) + "' (an indirect branch needs '*')"
+                               : "'" + std::string(ops[i].text.text) + "'";
+        best = MatchError{ops[i].text.column, "'" + std::string(mnemonic) + "' does not take " + what +
+                                                  " here (forms: " + formsOf(spelled->rows) + ")"};
         bestReach = i + 1;
       }
       continue;

@@ -44,14 +44,17 @@ std::optional<SyntaxError> addressRegisters(Piece inner, MemoryRef& m) {
     if (i == inner.text.size() || inner.text[i] == ',') parts.push_back(sub(inner, start, i - start)), start = i + 1;
   if (parts.size() > 3) return SyntaxError{parts[3].column, "too many parts in a memory operand"};
   auto reg = [&](Piece p, ZydisRegister& out, const char* role) -> std::optional<SyntaxError> {
-    if (p.text.empty() || p.text[0] != '%') return SyntaxError{p.column, std::string("expected a ") + role + " register"};
+    if (p.text.empty() || p.text[0] != '%')
+      return SyntaxError{p.column, std::string("expected a ") + role + " register"};
     auto r = registerAt(p);
     if (auto* e = std::get_if<SyntaxError>(&r)) return *e;
     Named n = std::get<Named>(r);
-    if (n.length != p.text.size()) return SyntaxError{p.column, "unexpected text after the " + std::string(role) + " register"};
+    if (n.length != p.text.size())
+      return SyntaxError{p.column, "unexpected text after the " + std::string(role) + " register"};
     bool rip = n.reg == ZYDIS_REGISTER_RIP;
     if (gprBits(n.reg) != 64 && !(rip && std::string_view(role) == "base"))
-      return SyntaxError{p.column, "'%" + nameOf(n.reg) + "' cannot be a " + role + " register (64-bit registers only)"};
+      return SyntaxError{p.column,
+                         "'%" + nameOf(n.reg) + "' cannot be a " + role + " register (64-bit registers only)"};
     out = n.reg;
     return std::nullopt;
   };
@@ -82,9 +85,12 @@ std::vector<Piece> splitOperands(Piece p) {
   size_t start = 0;
   for (size_t i = 0; i < p.text.size(); ++i) {
     char c = p.text[i];
-    if (c == '(') ++depth;
-    else if (c == ')') --depth;
-    else if (c == ',' && depth == 0) out.push_back(sub(p, start, i - start)), start = i + 1;
+    if (c == '(')
+      ++depth;
+    else if (c == ')')
+      --depth;
+    else if (c == ',' && depth == 0)
+      out.push_back(sub(p, start, i - start)), start = i + 1;
   }
   if (!trimmed(p).text.empty() || !out.empty()) out.push_back(sub(p, start));
   return out;
@@ -128,7 +134,8 @@ std::variant<OperandSyntax, SyntaxError> parseOperand(Piece whole) {
     int depth = 0;
     size_t open = p.text.size();
     for (size_t i = p.text.size(); i-- > 0;) {
-      if (p.text[i] == ')') ++depth;
+      if (p.text[i] == ')')
+        ++depth;
       else if (p.text[i] == '(' && --depth == 0) {
         open = i;
         break;

@@ -29,9 +29,9 @@ struct OperandSyntax {
   Kind kind = Kind::Target;
   bool indirect = false;  // written with `*`
   ZydisRegister reg = ZYDIS_REGISTER_NONE;
-  Piece expr;             // the immediate after `$`, or the target
+  Piece expr;  // the immediate after `$`, or the target
   MemoryRef mem;
-  Piece text;             // the whole operand
+  Piece text;  // the whole operand
 };
 
 struct SyntaxError {

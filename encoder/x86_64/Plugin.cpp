@@ -33,7 +33,8 @@ class X86Isa final : public patchcheck::IsaPlugin {
     return std::nullopt;
   }
 
-  std::string disassemble(uint64_t value, unsigned bytes, uint64_t address, const patchcheck::Target& t) const override {
+  std::string disassemble(uint64_t value, unsigned bytes, uint64_t address,
+                          const patchcheck::Target& t) const override {
     std::array<uint8_t, 8> b{};
     for (unsigned k = 0; k < bytes && k < 8; ++k) b[k] = uint8_t(value >> (8 * k));
     return disassembleBytes(std::span<const uint8_t>(b.data(), bytes < 8 ? bytes : 8), address, t);

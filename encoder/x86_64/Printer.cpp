@@ -46,7 +46,8 @@ ZyanStatus formatMemory(const ZydisFormatter*, ZydisFormatterBuffer* buffer, Zyd
   const ZydisDecodedOperand& op = *ctx->operand;
   std::string s = isIndirectBranch(d, op) ? "*" : "";
   if (op.mem.segment == ZYDIS_REGISTER_FS || op.mem.segment == ZYDIS_REGISTER_GS)
-    if (d.attributes & (ZYDIS_ATTRIB_HAS_SEGMENT_FS | ZYDIS_ATTRIB_HAS_SEGMENT_GS)) s += "%" + nameOf(op.mem.segment) + ":";
+    if (d.attributes & (ZYDIS_ATTRIB_HAS_SEGMENT_FS | ZYDIS_ATTRIB_HAS_SEGMENT_GS))
+      s += "%" + nameOf(op.mem.segment) + ":";
   bool absolute = op.mem.base == ZYDIS_REGISTER_NONE && op.mem.index == ZYDIS_REGISTER_NONE;
   if (absolute) {
     s += "0x" + hexDigits(uint64_t(op.mem.disp.value));
@@ -142,7 +143,9 @@ std::vector<const ZydisDecodedOperand*> printed(const ZydisDecodedInstruction& d
 std::string mnemonicOf(const ZydisDecodedInstruction& d, const std::vector<const ZydisDecodedOperand*>& ops) {
   const InstrDesc* row = rowFor(d.mnemonic, unsigned(ops.size()));
   switch (d.mnemonic) {
-    case ZYDIS_MNEMONIC_MOVZX: case ZYDIS_MNEMONIC_MOVSX: case ZYDIS_MNEMONIC_MOVSXD: {
+    case ZYDIS_MNEMONIC_MOVZX:
+    case ZYDIS_MNEMONIC_MOVSX:
+    case ZYDIS_MNEMONIC_MOVSXD: {
       const ZydisDecodedOperand& src = *ops.at(1);
       return std::string(d.mnemonic == ZYDIS_MNEMONIC_MOVZX ? "movz" : "movs") + suffixOf(uint8_t(src.size / 8)) +
              suffixOf(uint8_t(d.operand_width / 8));
@@ -157,8 +160,7 @@ std::string mnemonicOf(const ZydisDecodedInstruction& d, const std::vector<const
   if (!(row->flags & kSuffix) || ((row->flags & kDefault64) && d.operand_width == 64)) return name;
   bool shift = d.mnemonic == ZYDIS_MNEMONIC_SHL || d.mnemonic == ZYDIS_MNEMONIC_SHR || d.mnemonic == ZYDIS_MNEMONIC_SAR;
   for (size_t i = 0; i < ops.size(); ++i)
-    if (ops[i]->type == ZYDIS_OPERAND_TYPE_REGISTER && gprBits(ops[i]->reg.value) && !(shift && i == 1))
-      return name;
+    if (ops[i]->type == ZYDIS_OPERAND_TYPE_REGISTER && gprBits(ops[i]->reg.value) && !(shift && i == 1)) return name;
   return name + suffixOf(uint8_t(d.operand_width / 8));
 }
 
@@ -177,7 +179,8 @@ std::string disassemble(std::span<const uint8_t> bytes, uint64_t address) {
   const Formatter& f = Formatter::instance();
   for (size_t i = shown.size(); i-- > 0;) {
     char buf[96];
-    if (!ZYAN_SUCCESS(ZydisFormatterFormatOperand(&f.f, &d, shown[i], buf, sizeof buf, address, nullptr))) return "(bad)";
+    if (!ZYAN_SUCCESS(ZydisFormatterFormatOperand(&f.f, &d, shown[i], buf, sizeof buf, address, nullptr)))
+      return "(bad)";
     text += (i + 1 == shown.size() ? "\t" : ",") + std::string(buf);
   }
   return text;

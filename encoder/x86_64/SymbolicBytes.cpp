@@ -25,7 +25,8 @@ SymbolicUnit symbolicUnit(const AssembledUnit& u, z3::context& c, const SymbolTe
   std::vector<z3::expr> bytes;  // memory order
   for (uint8_t b : u.bytes) bytes.push_back(c.bv_val(unsigned(b), 8));
   uint64_t known = 0, mask = 0;
-  for (size_t k = 0; k < std::min<size_t>(n, 8); ++k) known |= uint64_t(u.bytes[k]) << (8 * k), mask |= 0xffull << (8 * k);
+  for (size_t k = 0; k < std::min<size_t>(n, 8); ++k)
+    known |= uint64_t(u.bytes[k]) << (8 * k), mask |= 0xffull << (8 * k);
   SymbolicUnit out{c.bv_val(0, 1), {}, {}, known, mask};
   if (const Field* f = u.field ? &*u.field : nullptr) {
     z3::expr value = valueTerm(f->value, c, sym);
@@ -45,7 +46,8 @@ SymbolicUnit symbolicUnit(const AssembledUnit& u, z3::context& c, const SymbolTe
                                 ? insn + " at " + u.address.str() + " reaches " + f->value.str() + " (rel" +
                                       std::to_string(bits) + " from " + f->relativeTo.str() + ")"
                                 : insn + ": " + f->value.str() + " fits the " +
-                                      (sext ? "sign-extended " : "zero-extended ") + std::to_string(bits) + "-bit field");
+                                      (sext ? "sign-extended " : "zero-extended ") + std::to_string(bits) +
+                                      "-bit field");
     }
   }
   z3::expr term = bytes.back();

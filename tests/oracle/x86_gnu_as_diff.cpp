@@ -95,7 +95,8 @@ void runBatch(const X86Batch& b, const X86Tools& tools, Tally& tally, Failures& 
   size_t n = b.lines.size();
   TempDir dir;
   writeFile(dir.file("in.s"), source);
-  if (const char* keep = std::getenv("PATCHCHECK_KEEP")) writeFile(std::string(keep) + "/x86-" + hex(b.base) + ".s", source);
+  if (const char* keep = std::getenv("PATCHCHECK_KEEP"))
+    writeFile(std::string(keep) + "/x86-" + hex(b.base) + ".s", source);
   RunResult as = run({tools.as, "--64", dir.file("in.s"), "-o", dir.file("in.o")});
   std::vector<std::string> complaints = x86GasComplaints(as.err, n);
   for (size_t i = 0; i < n; ++i)
@@ -139,8 +140,9 @@ void runBatch(const X86Batch& b, const X86Tools& tools, Tally& tally, Failures& 
       ++tally.bytesEqual;
     } else {
       ok[i] = false;
-      fails.add("bytes of '" + b.lines[i].text + "' at " + hex(at[i]) + ": ours " + bytesText(ours.data(), ours.size()) +
-                (ourAddress != at[i] ? " at " + hex(ourAddress) : "") + ", GNU as " + bytesText(theirs, len));
+      fails.add("bytes of '" + b.lines[i].text + "' at " + hex(at[i]) + ": ours " +
+                bytesText(ours.data(), ours.size()) + (ourAddress != at[i] ? " at " + hex(ourAddress) : "") +
+                ", GNU as " + bytesText(theirs, len));
     }
   }
   // Every instruction objdump prints, attributed to the line it lies in.
@@ -182,8 +184,8 @@ int main() {
       for (const X86Instance& x : b.lines) covered.insert(x.row);
       Tally t;
       runBatch(b, tools, t, fails);
-      std::printf("base %s: %6zu instances: %6zu bytes equal; %6zu instructions: %6zu texts equal\n",
-                  hex(base).c_str(), t.instances, t.bytesEqual, t.instructions, t.textsEqual);
+      std::printf("base %s: %6zu instances: %6zu bytes equal; %6zu instructions: %6zu texts equal\n", hex(base).c_str(),
+                  t.instances, t.bytesEqual, t.instructions, t.textsEqual);
       total.instances += t.instances, total.bytesEqual += t.bytesEqual, total.instructions += t.instructions;
       total.textsEqual += t.textsEqual, total.passed += t.passed;
     }

@@ -101,54 +101,54 @@ struct Vote {
 
 // Our bytes and LLVM's for every line of `b`.
 Vote vote(X86Batch& b, const std::string& mc, const X86Tools& tools, Observed& seen) {
-// Classes are named by the row (xchg, not xchgq or xchgb).
-std::vector<std::string> texts, rowNames;
-for (const X86Instance& x : b.lines)
-  texts.push_back(x.text), rowNames.push_back(x.row ? std::string(x.row->mnemonic) : mnemonicOfLine(x.text));
-    TempDir dir;
-    std::set<size_t> refused, otherLength;
-    size_t n = b.lines.size();
-    std::vector<std::string> ours(n), theirs(n);
-    for (int round = 0;; ++round) {
-      if (round == 10) throw std::runtime_error("the lengths still disagree after 10 rounds");
-      llvmObject(b, mc, dir, refused, seen);
-      AssemblyOptions o;
-      o.base = Value::constant(int64_t(b.base));
-      for (const auto& [name, addr] : x86ExternalSymbols(b.base)) o.symbols[name] = addr;
-      auto mine = assemble(b.source(), "batch.s", o);
-      if (!std::holds_alternative<Assembly>(mine))
-        throw std::runtime_error("our assembler refuses the sample: " + std::get<Diagnostics>(mine)[0].str());
-      std::string text = linkedText(tools, dir.file("in.o"), b.base, dir);
-      std::vector<uint64_t> at = lineAddresses(tools, dir.file("out.elf"), n);
-      at[n] = b.base + text.size();
-      std::fill(ours.begin(), ours.end(), std::string());
-      for (const AssembledUnit& u : std::get<Assembly>(mine).units)
-        ours.at(u.where.line - 1).append(u.bytes.begin(), u.bytes.end());
-      bool again = false;
-      for (size_t i = 0; i < n; ++i) {
-        theirs[i] = text.substr(at[i] - b.base, at[i + 1] - at[i]);
-        if (refused.count(i) || theirs[i].size() == ours[i].size()) continue;
-        seen.add({"encodes", "x86_64", rowNames[i]},
-                 texts[i] + "  (ours/GNU " + bytesText(ours[i]) + ", LLVM " + bytesText(theirs[i]) + ")");
-        otherLength.insert(i);
-        std::string bytes;
-        for (unsigned char c : ours[i]) bytes += (bytes.empty() ? "" : ",") + std::to_string(c);
-        b.lines[i].text = splitLabels(b.lines[i].text).first + ".byte " + bytes;
-        again = true;
-      }
-      if (!again) break;
-    }
-    size_t here = 0, hereAgree = 0;
+  // Classes are named by the row (xchg, not xchgq or xchgb).
+  std::vector<std::string> texts, rowNames;
+  for (const X86Instance& x : b.lines)
+    texts.push_back(x.text), rowNames.push_back(x.row ? std::string(x.row->mnemonic) : mnemonicOfLine(x.text));
+  TempDir dir;
+  std::set<size_t> refused, otherLength;
+  size_t n = b.lines.size();
+  std::vector<std::string> ours(n), theirs(n);
+  for (int round = 0;; ++round) {
+    if (round == 10) throw std::runtime_error("the lengths still disagree after 10 rounds");
+    llvmObject(b, mc, dir, refused, seen);
+    AssemblyOptions o;
+    o.base = Value::constant(int64_t(b.base));
+    for (const auto& [name, addr] : x86ExternalSymbols(b.base)) o.symbols[name] = addr;
+    auto mine = assemble(b.source(), "batch.s", o);
+    if (!std::holds_alternative<Assembly>(mine))
+      throw std::runtime_error("our assembler refuses the sample: " + std::get<Diagnostics>(mine)[0].str());
+    std::string text = linkedText(tools, dir.file("in.o"), b.base, dir);
+    std::vector<uint64_t> at = lineAddresses(tools, dir.file("out.elf"), n);
+    at[n] = b.base + text.size();
+    std::fill(ours.begin(), ours.end(), std::string());
+    for (const AssembledUnit& u : std::get<Assembly>(mine).units)
+      ours.at(u.where.line - 1).append(u.bytes.begin(), u.bytes.end());
+    bool again = false;
     for (size_t i = 0; i < n; ++i) {
-      ++here;
-      if (refused.count(i) || otherLength.count(i)) continue;
-      if (theirs[i] == ours[i]) {
-        ++hereAgree;
-        continue;
-      }
+      theirs[i] = text.substr(at[i] - b.base, at[i + 1] - at[i]);
+      if (refused.count(i) || theirs[i].size() == ours[i].size()) continue;
       seen.add({"encodes", "x86_64", rowNames[i]},
                texts[i] + "  (ours/GNU " + bytesText(ours[i]) + ", LLVM " + bytesText(theirs[i]) + ")");
+      otherLength.insert(i);
+      std::string bytes;
+      for (unsigned char c : ours[i]) bytes += (bytes.empty() ? "" : ",") + std::to_string(c);
+      b.lines[i].text = splitLabels(b.lines[i].text).first + ".byte " + bytes;
+      again = true;
     }
+    if (!again) break;
+  }
+  size_t here = 0, hereAgree = 0;
+  for (size_t i = 0; i < n; ++i) {
+    ++here;
+    if (refused.count(i) || otherLength.count(i)) continue;
+    if (theirs[i] == ours[i]) {
+      ++hereAgree;
+      continue;
+    }
+    seen.add({"encodes", "x86_64", rowNames[i]},
+             texts[i] + "  (ours/GNU " + bytesText(ours[i]) + ", LLVM " + bytesText(theirs[i]) + ")");
+  }
   return {here, hereAgree, otherLength.size(), refused.size()};
 }
 
@@ -167,8 +167,8 @@ int main() {
       X86Batch b = makeX86Batch(base, 11000, 20, false, rng);
       for (const X86Instance& x : b.lines) covered.insert(x.row);
       Vote v = vote(b, mc, tools, seen);
-      std::printf("base %s: sample %5zu: %5zu agree, %3zu of another length, %3zu refused by LLVM\n",
-                  hex(base).c_str(), v.sample, v.agree, v.otherLength, v.refused);
+      std::printf("base %s: sample %5zu: %5zu agree, %3zu of another length, %3zu refused by LLVM\n", hex(base).c_str(),
+                  v.sample, v.agree, v.otherLength, v.refused);
       sample += v.sample, agree += v.agree, lengths += v.otherLength, refusedTotal += v.refused;
     }
     // Corner cases and other spellings (tests/data/encoder/x86-spellings.txt).
@@ -182,8 +182,8 @@ int main() {
       if (!covered.count(&d)) ++failed, std::printf("FAIL row '%s' has no instance\n", std::string(d.mnemonic).c_str());
     DisagreementTally d = reportDisagreements(seen, known);
     failed += d.unrecorded;
-    std::printf("total: %zu instances over %zu rows, %zu agree, %zu of another length, %zu refused by LLVM\n",
-                sample, instructionTable().size(), agree, lengths, refusedTotal);
+    std::printf("total: %zu instances over %zu rows, %zu agree, %zu of another length, %zu refused by LLVM\n", sample,
+                instructionTable().size(), agree, lengths, refusedTotal);
     std::printf("disagreement classes: %zu recorded, %zu unrecorded\n", d.recorded, d.unrecorded);
     // Every agreeing instance passes; each class of disagreement passes when recorded.
     std::printf("%zu passed, %zu failed\n", agree + d.recorded, failed);

@@ -37,8 +37,8 @@ TEST_CASE("asm --isa x86_64 prints each unit's bytes in memory order", "[x86_com
 }
 
 TEST_CASE("disasm --isa x86_64 decodes a byte stream of variable-length instructions", "[x86_commands]") {
-  Ran r = sh(cli("disasm --isa x86_64 --base 0xffffffff81000000 0f1f440000 e8fb0f0000 48b88877665544332211 c3 ff"),
-             true);
+  Ran r =
+      sh(cli("disasm --isa x86_64 --base 0xffffffff81000000 0f1f440000 e8fb0f0000 48b88877665544332211 c3 ff"), true);
   REQUIRE(r.status == 0);
   CHECK(r.out ==
         "ffffffff81000000: 0f 1f 44 00 00       nopl 0x0(%rax,%rax,1)\n"

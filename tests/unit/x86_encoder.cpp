@@ -24,11 +24,13 @@ std::vector<std::vector<uint8_t>> bytesOf(const Program& p) {
   std::vector<std::vector<uint8_t>> out;
   z3::context c;
   for (const Unit& u : p.units) {
-    z3::expr term = x86Target().isa->symbolic(u, x86Target(), c, [&](const std::string& s) {
-      return c.bv_const(s.c_str(), 64);
-    }).term;
+    z3::expr term =
+        x86Target()
+            .isa->symbolic(u, x86Target(), c, [&](const std::string& s) { return c.bv_const(s.c_str(), 64); })
+            .term;
     std::vector<uint8_t> bytes;
-    for (unsigned k = 0; k < u.bytes; ++k) bytes.push_back(uint8_t(term.extract(8 * k + 7, 8 * k).simplify().get_numeral_uint()));
+    for (unsigned k = 0; k < u.bytes; ++k)
+      bytes.push_back(uint8_t(term.extract(8 * k + 7, 8 * k).simplify().get_numeral_uint()));
     out.push_back(bytes);
   }
   return out;
@@ -96,7 +98,7 @@ TEST_CASE("x86_64 nops: Linux's x86_nops, and GNU as drops a zero displacement u
       "{disp8} nopw 0x0(%rax,%rax,1)\n"
       "{disp32} nopl 0x0(%rax)\n"
       "{disp32} nopl 0x0(%rax,%rax,1)\n"
-      "nopl 0x0(%rax,%rax,1)\n"  // as GNU as: no displacement
+      "nopl 0x0(%rax,%rax,1)\n"                 // as GNU as: no displacement
       ".byte 0x0f, 0x1f, 0x44, 0x00, 0x00\n");  // BYTES_NOP5, one unit
   REQUIRE(u.size() == 10);
   CHECK(u[0] == Bytes{0x90});
@@ -116,8 +118,8 @@ TEST_CASE("x86_64 nops: Linux's x86_nops, and GNU as drops a zero displacement u
 }
 
 TEST_CASE("x86_64 picks GNU as's encoding where several exist", "[x86_encoder]") {
-  CHECK(bytes("mov %rax,%rbx") == Bytes{0x48, 0x89, 0xc3});          // 89 /r, not 8b
-  CHECK(bytes("add $1,%eax") == Bytes{0x83, 0xc0, 0x01});            // imm8
+  CHECK(bytes("mov %rax,%rbx") == Bytes{0x48, 0x89, 0xc3});                // 89 /r, not 8b
+  CHECK(bytes("add $1,%eax") == Bytes{0x83, 0xc0, 0x01});                  // imm8
   CHECK(bytes("add $0x100,%eax") == Bytes{0x05, 0x00, 0x01, 0x00, 0x00});  // accumulator form
   CHECK(bytes("sub $0xa8,%rsp") == Bytes{0x48, 0x81, 0xec, 0xa8, 0x00, 0x00, 0x00});
   CHECK(bytes("mov $0xffffffff,%rax") == Bytes{0x48, 0xb8, 0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0});  // movabs
@@ -166,8 +168,9 @@ TEST_CASE("x86_64 relaxes jumps to labels as GNU as does, and calls are rel32", 
 }
 
 TEST_CASE("x86_64 data directives and alignment", "[x86_encoder]") {
-  auto u = units(".quad 0x1122334455667788\n.long -1, 2\n.short 0xbeef\n.byte 1,2,3\n.p2align 3\nret\n"
-                 ".balign 4, 0xcc\nret");
+  auto u = units(
+      ".quad 0x1122334455667788\n.long -1, 2\n.short 0xbeef\n.byte 1,2,3\n.p2align 3\nret\n"
+      ".balign 4, 0xcc\nret");
   REQUIRE(u.size() == 9);
   CHECK(u[0] == Bytes{0x88, 0x77, 0x66, 0x55, 0x44, 0x33, 0x22, 0x11});
   CHECK(u[1] == Bytes{0xff, 0xff, 0xff, 0xff});
@@ -193,20 +196,24 @@ TEST_CASE("x86_64 errors name file:line:column", "[x86_encoder]") {
   CHECK(firstError("movl %rax,(%rbx)") == "t.s:1:6: error: '%rax' does not match the size of the 'l' suffix");
   CHECK(firstError("mov (%rsp,%rsp),%rax") == "t.s:1:11: error: '%rsp' cannot be an index register");
   CHECK(firstError("shl $256,%eax") == "t.s:1:6: error: shift count '256' is not 0..255");
-  CHECK(firstError("mov 0x80000000(%rax),%eax") == "t.s:1:5: error: displacement 0x80000000 does not fit a signed 32 bits");
+  CHECK(firstError("mov 0x80000000(%rax),%eax") ==
+        "t.s:1:5: error: displacement 0x80000000 does not fit a signed 32 bits");
   CHECK(firstError(".byte ext", [] {
           AssemblyOptions o;
           o.symbols["ext"] = 0x1000;
           return o;
         }()) == "t.s:1:7: error: .byte cannot hold an address ('ext')");
-  CHECK(firstError("mov %ah,%r8b") == "t.s:1:5: error: %ah, %bh, %ch and %dh cannot be used in an instruction that needs a REX prefix");
-  CHECK(firstError("{disp16} nop") == "t.s:1:1: error: unknown pseudo prefix '{disp16}' (patchcheck takes {disp8} and {disp32})");
+  CHECK(firstError("mov %ah,%r8b") ==
+        "t.s:1:5: error: %ah, %bh, %ch and %dh cannot be used in an instruction that needs a REX prefix");
+  CHECK(firstError("{disp16} nop") ==
+        "t.s:1:1: error: unknown pseudo prefix '{disp16}' (patchcheck takes {disp8} and {disp32})");
   CHECK(firstError("x: nop\nx: nop") == "t.s:2:1: error: label 'x' is already defined");
   // A concrete call target beyond rel32's reach.
   AssemblyOptions o;
   o.base = Value::constant(0x1000);
   o.symbols["far"] = 0x100001000ull;
-  CHECK(firstError("call far", o) == "t.s:1:6: error: 'call' at 0x1000 cannot reach 0x100001000 (a 32-bit offset from 0x1005)");
+  CHECK(firstError("call far", o) ==
+        "t.s:1:6: error: 'call' at 0x1000 cannot reach 0x100001000 (a 32-bit offset from 0x1005)");
   // A symbolic field must lie in the first 8 bytes of its unit.
   AssemblyOptions s;
   s.symbolic = {"T"};

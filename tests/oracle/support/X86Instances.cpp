@@ -14,17 +14,19 @@ using x86_64::Opnd;
 
 const char* const kRegs64[] = {"rax", "rcx", "rdx", "rbx", "rsp", "rbp", "rsi", "rdi",
                                "r8",  "r9",  "r10", "r11", "r12", "r13", "r14", "r15"};
-const char* const kRegs32[] = {"eax", "ecx", "edx", "ebx", "esp", "ebp", "esi", "edi",
+const char* const kRegs32[] = {"eax", "ecx", "edx",  "ebx",  "esp",  "ebp",  "esi",  "edi",
                                "r8d", "r9d", "r10d", "r11d", "r12d", "r13d", "r14d", "r15d"};
-const char* const kRegs16[] = {"ax",  "cx",  "dx",  "bx",  "sp",  "bp",  "si",  "di",
+const char* const kRegs16[] = {"ax",  "cx",  "dx",   "bx",   "sp",   "bp",   "si",   "di",
                                "r8w", "r9w", "r10w", "r11w", "r12w", "r13w", "r14w", "r15w"};
-const char* const kRegs8[] = {"al",  "cl",  "dl",  "bl",  "spl", "bpl", "sil", "dil",
+const char* const kRegs8[] = {"al",  "cl",  "dl",   "bl",   "spl",  "bpl",  "sil",  "dil",
                               "r8b", "r9b", "r10b", "r11b", "r12b", "r13b", "r14b", "r15b"};
 
 std::string hexOf(int64_t v) {
   char buf[32];
-  if (v < 0) snprintf(buf, sizeof buf, "-0x%llx", (unsigned long long)(0 - uint64_t(v)));
-  else snprintf(buf, sizeof buf, "0x%llx", (unsigned long long)v);
+  if (v < 0)
+    snprintf(buf, sizeof buf, "-0x%llx", (unsigned long long)(0 - uint64_t(v)));
+  else
+    snprintf(buf, sizeof buf, "0x%llx", (unsigned long long)v);
   return buf;
 }
 
@@ -55,7 +57,8 @@ class Generator {
     if (memory && chance(0.08)) prefix = chance(0.5) ? "{disp8} " : "{disp32} ";
     if ((d.flags & x86_64::kRelax) && chance(0.05)) prefix = "{disp32} ";
     std::string text = prefix + mnemonic;
-    for (size_t i = 0; i < ops.size(); ++i) text += (i ? (chance(0.5) ? "," : ", ") : (chance(0.5) ? " " : "\t")) + ops[i];
+    for (size_t i = 0; i < ops.size(); ++i)
+      text += (i ? (chance(0.5) ? "," : ", ") : (chance(0.5) ? " " : "\t")) + ops[i];
     return {text, &d};
   }
 
@@ -89,10 +92,9 @@ class Generator {
       if (!m.starts_with(family) || m == "jmp" || !chance(0.3)) continue;
       int cc = x86_64::conditionCode(std::string_view(m).substr(family.size()));
       if (cc < 0) continue;
-      static const std::pair<const char*, int> aliases[] = {{"c", 2},  {"nae", 2}, {"nb", 3},  {"nc", 3},
-                                                           {"z", 4},  {"nz", 5},  {"na", 6},  {"nbe", 7},
-                                                           {"pe", 10}, {"po", 11}, {"nge", 12}, {"nl", 13},
-                                                           {"ng", 14}, {"nle", 15}};
+      static const std::pair<const char*, int> aliases[] = {{"c", 2},    {"nae", 2}, {"nb", 3},  {"nc", 3},  {"z", 4},
+                                                            {"nz", 5},   {"na", 6},  {"nbe", 7}, {"pe", 10}, {"po", 11},
+                                                            {"nge", 12}, {"nl", 13}, {"ng", 14}, {"nle", 15}};
       for (auto [name, c] : aliases)
         if (c == cc && chance(0.6)) return std::string(family) + name;
     }
@@ -147,7 +149,8 @@ class Generator {
     static const char* const scales[] = {"1", "2", "4", "8"};
     switch (below(addresses ? 9 : 6)) {
       case 0: return seg + "(" + baseRegister() + ")";
-      case 1: case 2: return seg + displacement(addresses) + "(" + baseRegister() + ")";
+      case 1:
+      case 2: return seg + displacement(addresses) + "(" + baseRegister() + ")";
       case 3: {
         std::string d = chance(0.6) ? displacement(addresses) : "";
         std::string s = chance(0.85) ? std::string(",") + pick(scales) : "";
@@ -156,7 +159,7 @@ class Generator {
       case 4: return seg + (chance(0.7) ? displacement(false) : "") + "(," + indexRegister() + "," + pick(scales) + ")";
       case 5: return seg + displacement(false) + "(%rip)";
       case 6:  // pc-relative: any label
- return seg + (chance(0.7) ? label() : std::string("ext_data")) + "(%rip)";
+        return seg + (chance(0.7) ? label() : std::string("ext_data")) + "(%rip)";
       case 7: return seg + hexOf(between(-0x80000000ll, 0x7fffffffll));  // an absolute address
       default: return seg + (chance(0.5) ? label() : std::string("ext_data")) + "(" + baseRegister() + ")";
     }
@@ -164,10 +167,27 @@ class Generator {
 
   // $immediates of `bits`, the boundaries of each field width first.
   std::string immediate(unsigned bits, bool any64) {
-    static const int64_t edges[] = {0,      1,       -1,      0x7f,        0x80,        -0x80,      -0x81,
-                                    0xff,   0x100,   0x7fff,  0x8000,      -0x8000,     0xffff,     0x10000,
-                                    0x7fffffff, -0x80000000ll, 0xffffffffll, 0x80000000ll, -0x80000001ll,
-                                    0x123456789abcdefll, int64_t(0x8000000000000000ull)};
+    static const int64_t edges[] = {0,
+                                    1,
+                                    -1,
+                                    0x7f,
+                                    0x80,
+                                    -0x80,
+                                    -0x81,
+                                    0xff,
+                                    0x100,
+                                    0x7fff,
+                                    0x8000,
+                                    -0x8000,
+                                    0xffff,
+                                    0x10000,
+                                    0x7fffffff,
+                                    -0x80000000ll,
+                                    0xffffffffll,
+                                    0x80000000ll,
+                                    -0x80000001ll,
+                                    0x123456789abcdefll,
+                                    int64_t(0x8000000000000000ull)};
     int64_t lo = bits == 64 && !any64 ? -0x80000000ll : bits == 64 ? INT64_MIN : -(int64_t(1) << (bits - 1));
     int64_t hi = bits == 64 && !any64 ? 0x7fffffffll : bits == 64 ? INT64_MAX : (int64_t(1) << bits) - 1;
     int64_t v;
@@ -262,8 +282,10 @@ X86Batch makeX86Batch(uint64_t base, size_t count, unsigned perRow, bool alignme
   std::uniform_real_distribution<double> u(0, 1);
   for (size_t i = 0; i < rows.size(); ++i) {
     X86Instance x;
-    if (alignments && u(rng) < 0.005) x.text = ".p2align " + std::to_string(2 + i % 4);
-    else x = g.instance(*rows[i], i);
+    if (alignments && u(rng) < 0.005)
+      x.text = ".p2align " + std::to_string(2 + i % 4);
+    else
+      x = g.instance(*rows[i], i);
     // Every line is a label; every fifth also the numeric local label 1.
     x.text = "L" + std::to_string(i) + ": " + (i % 5 == 0 ? "1: " : "") + x.text;
     b.lines.push_back(std::move(x));

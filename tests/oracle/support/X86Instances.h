@@ -19,8 +19,8 @@
 namespace patchcheck::oracle {
 
 struct X86Instance {
-  std::string text;                         // one statement, with its label
-  const x86_64::InstrDesc* row = nullptr;   // nullptr: an alignment
+  std::string text;                        // one statement, with its label
+  const x86_64::InstrDesc* row = nullptr;  // nullptr: an alignment
 };
 
 struct X86Batch {
