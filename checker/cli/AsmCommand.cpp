@@ -31,6 +31,32 @@ std::string unitHex(const Unit& u) {
   return buf;
 }
 
+// A concrete unit's bytes in memory order. `bits` holds at most 8 bytes;
+// a longer unit (an x86 instruction) is read from its term.
+std::vector<uint8_t> memoryBytes(const Unit& u, const Target& t) {
+  std::vector<uint8_t> out(u.bytes);
+  if (u.bytes <= 8) {
+    bool big = t.isa->byteOrder(u, t) == Endian::Big;
+    for (unsigned i = 0; i < u.bytes; ++i) out[i] = uint8_t(u.bits >> (big ? 8 * (u.bytes - 1 - i) : 8 * i));
+    return out;
+  }
+  z3::context c;
+  z3::expr term = t.isa->symbolic(u, t, c, [&](const std::string& s) { return c.bv_const(s.c_str(), 64); }).term;
+  for (unsigned i = 0; i < u.bytes; ++i) out[i] = uint8_t(term.extract(8 * i + 7, 8 * i).simplify().get_numeral_uint());
+  return out;
+}
+
+// A byte-stream ISA (x86: patch units of one byte) has no words: its units
+// print as their bytes in memory order, as objdump shows them.
+bool byteStream(const Target& t) { return t.isa->patchUnitBytes(t) == 1; }
+
+std::string bytesHex(const std::vector<uint8_t>& bytes, const char* separator) {
+  std::string out;
+  char buf[8];
+  for (uint8_t b : bytes) snprintf(buf, sizeof buf, "%s%02x", out.empty() ? "" : separator, b), out += buf;
+  return out;
+}
+
 int runAsm(const AsmArgs& a) {
   AssemblyOptions opt;
   auto t = commandTarget(a.target);
@@ -63,34 +89,34 @@ int runAsm(const AsmArgs& a) {
   for (const auto& d : errs) std::cerr << d.str() << "\n";
   if (!errs.empty()) return 2;
   std::ostringstream out;
+  bool stream = byteStream(*t);
   if (a.format == "hex") {
-    for (const Unit& u : assembly.units) out << unitHex(u) << "\n";
+    for (const Unit& u : assembly.units) out << (stream ? bytesHex(memoryBytes(u, *t), " ") : unitHex(u)) << "\n";
   } else if (a.format == "c") {
     out << "/* " << opt.target.str() << " */\n";
-    for (const Unit& u : assembly.units)
-      out << "0x" << unitHex(u) << (u.bytes > 4 ? "ull" : "") << ",  /* " << u.source << " */\n";
+    for (const Unit& u : assembly.units) {
+      if (stream) out << "0x" << bytesHex(memoryBytes(u, *t), ", 0x") << ",  /* " << u.source << " */\n";
+      else out << "0x" << unitHex(u) << (u.bytes > 4 ? "ull" : "") << ",  /* " << u.source << " */\n";
+    }
   } else if (a.format == "json") {
     nlohmann::json j;
     j["target"] = opt.target.str();
     j["words"] = nlohmann::json::array();
     for (const Unit& u : assembly.units) {
       uint64_t addr = uint64_t(u.address.addend);
+      std::vector<uint8_t> bytes = memoryBytes(u, *t);
       j["words"].push_back({{"address", addr},
-                            {"word", "0x" + unitHex(u)},
+                            {"word", stream ? bytesHex(bytes, "") : "0x" + unitHex(u)},
                             {"bytes", u.bytes},
-                            {"text", t->isa->disassemble(u.bits, u.bytes, addr, *t)},
+                            {"text", stream ? t->isa->disassembleBytes(bytes, addr, *t)
+                                            : t->isa->disassemble(u.bits, u.bytes, addr, *t)},
                             {"source", u.source},
                             {"line", u.where.line}});
     }
     out << j.dump(2) << "\n";
   } else {  // bin: the bytes as the target's memory holds them (arm64: instructions little-endian)
-    for (const Unit& u : assembly.units) {
-      bool big = t->isa->byteOrder(u, *t) == Endian::Big;
-      for (unsigned i = 0; i < u.bytes; ++i) {
-        unsigned shift = big ? 8 * (u.bytes - 1 - i) : 8 * i;
-        out.put(char((u.bits >> shift) & 0xff));
-      }
-    }
+    for (const Unit& u : assembly.units)
+      for (uint8_t b : memoryBytes(u, *t)) out.put(char(b));
   }
   if (a.output.empty()) {
     std::cout << out.str();

@@ -1,11 +1,15 @@
 #include "encoder/x86_64/Plugin.h"
 
-#include <Zydis/Zydis.h>
-
 #include <array>
+#include <cstdio>
+#include <memory>
 #include <stdexcept>
 
+#include "encoder/x86_64/Assembler.h"
+#include "encoder/x86_64/InstructionTable.h"
 #include "encoder/x86_64/Length.h"
+#include "encoder/x86_64/Printer.h"
+#include "encoder/x86_64/SymbolicBytes.h"
 
 namespace patchcheck::x86_64 {
 namespace {
@@ -29,36 +33,60 @@ class X86Isa final : public patchcheck::IsaPlugin {
     return std::nullopt;
   }
 
-  std::string disassemble(uint64_t value, unsigned bytes, uint64_t address, const patchcheck::Target& t) const override {
+  std::string disassemble(uint64_t value, unsigned bytes, uint64_t address,
+                          const patchcheck::Target& t) const override {
     std::array<uint8_t, 8> b{};
     for (unsigned k = 0; k < bytes && k < 8; ++k) b[k] = uint8_t(value >> (8 * k));
     return disassembleBytes(std::span<const uint8_t>(b.data(), bytes < 8 ? bytes : 8), address, t);
   }
   std::string disassembleBytes(std::span<const uint8_t> bytes, uint64_t address,
                                const patchcheck::Target&) const override {
-    ZydisDecoder decoder;
-    ZydisDecoderInit(&decoder, ZYDIS_MACHINE_MODE_LONG_64, ZYDIS_STACK_WIDTH_64);
-    ZydisFormatter formatter;
-    ZydisFormatterInit(&formatter, ZYDIS_FORMATTER_STYLE_ATT);
-    ZydisDecodedInstruction insn;
-    ZydisDecodedOperand ops[ZYDIS_MAX_OPERAND_COUNT];
-    if (!ZYAN_SUCCESS(ZydisDecoderDecodeFull(&decoder, bytes.data(), bytes.size(), &insn, ops))) return "(bad)";
-    char buf[256];
-    if (!ZYAN_SUCCESS(ZydisFormatterFormatInstruction(&formatter, &insn, ops, insn.operand_count_visible, buf,
-                                                      sizeof buf, address, nullptr)))
-      return "(bad)";
-    return buf;
+    return x86_64::disassemble(bytes, address);
   }
 
-  std::variant<Program, Diagnostics> assemble(std::string_view, const std::string& file,
-                                              const patchcheck::AssemblyOptions&) const override {
-    return Diagnostics{{{file, 1, 1}, "x86_64: no assembler in this build"}};
+  std::variant<Program, Diagnostics> assemble(std::string_view source, const std::string& file,
+                                              const patchcheck::AssemblyOptions& o) const override {
+    if (auto p = problem(o.target)) return Diagnostics{{{file, 0, 0}, *p}};
+    AssemblyOptions a;
+    a.base = o.base;
+    a.symbols = o.symbols;
+    a.symbolic = o.symbolic;
+    auto r = x86_64::assemble(source, file, a);
+    if (auto* e = std::get_if<Diagnostics>(&r)) return std::move(*e);
+    Assembly& asm_ = std::get<Assembly>(r);
+    Program p;
+    p.labels = std::move(asm_.labels);
+    for (AssembledUnit& u : asm_.units) {
+      // The first 8 bytes, byte k at bits 8k+7..8k; the rest are in the
+      // detail and in symbolic()'s term.
+      Unit unit{u.address, unsigned(u.bytes.size()), 0, 0, u.where, u.source, nullptr};
+      for (size_t k = 0; k < u.bytes.size() && k < 8; ++k) unit.bits |= uint64_t(u.bytes[k]) << (8 * k);
+      if (u.field)
+        for (unsigned k = u.field->offset; k < u.field->offset + u.field->size && k < 8; ++k)
+          unit.symbolicMask |= 0xffull << (8 * k);
+      unit.detail = std::make_shared<const Detail>(std::move(u));
+      p.units.push_back(std::move(unit));
+    }
+    return p;
   }
-  SymbolicUnit symbolic(const Unit&, const patchcheck::Target&, z3::context&, const SymbolTerm&) const override {
-    throw std::logic_error("x86_64: a unit this plug-in did not assemble");
+  SymbolicUnit symbolic(const Unit& u, const patchcheck::Target&, z3::context& c,
+                        const SymbolTerm& symbol) const override {
+    return symbolicUnit(unitOf(u), c, symbol);
   }
-  std::optional<Relocation> relocation(const Unit&) const override { return std::nullopt; }
-  std::string tableText() const override { return ""; }
+  std::optional<Relocation> relocation(const Unit& u) const override { return relocationOf(unitOf(u)); }
+
+  // One row per line: spelling, Zydis mnemonic, sizes, operands, flags.
+  std::string tableText() const override {
+    std::string out;
+    for (const InstrDesc& d : instructionTable()) {
+      char row[160];
+      snprintf(row, sizeof row, "%s|zydis=%s|sizes=%02x|operands=%u,%u|flags=%04x\n", std::string(d.mnemonic).c_str(),
+               ZydisMnemonicGetString(d.zydis), unsigned(d.sizes), unsigned(d.operands[0]), unsigned(d.operands[1]),
+               unsigned(d.flags));
+      out += row;
+    }
+    return out;
+  }
 
   // Intel SDM Vol. 3 8.1.3: fetch sees cross-modified bytes in any mix
   // until the executing CPU serialises (docs/model.md "The x86 fetch model").
@@ -77,6 +105,19 @@ class X86Isa final : public patchcheck::IsaPlugin {
   std::vector<AddressRange> defaultRegions(const patchcheck::Target&) const override {
     return {{"kernel-text", 0xffffffff80000000ull, 0xffffffff9fffffffull},
             {"module-text", 0xffffffffa0000000ull, 0xfffffffffeffffffull}};
+  }
+
+ private:
+  // The assembler's unit behind a neutral one.
+  struct Detail final : UnitDetail {
+    explicit Detail(AssembledUnit u) : unit(std::move(u)) {}
+    AssembledUnit unit;
+  };
+
+  static const AssembledUnit& unitOf(const Unit& u) {
+    auto* d = dynamic_cast<const Detail*>(u.detail.get());
+    if (!d) throw std::logic_error("x86_64: a unit this plug-in did not assemble");
+    return d->unit;
   }
 };
 
