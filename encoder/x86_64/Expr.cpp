@@ -106,7 +106,7 @@ class Parser {
       if (op == "*")
         acc *= rhs;
       else if (op == "/")
-        acc = uint64_t(int64_t(acc) / int64_t(rhs));
+        acc = int64_t(rhs) == -1 ? 0 - acc : uint64_t(int64_t(acc) / int64_t(rhs));  // INT64_MIN / -1 traps
       else if (op == "<<")
         acc = rhs >= 64 ? 0 : acc << rhs;
       else
