@@ -77,11 +77,42 @@ std::vector<Violation> liveRegistersChanged(const ExitContext& x, const std::vec
 
 std::vector<Violation> untracedViolations(const ExitContext& x) { return liveStateChanged(x, {}); }
 
+namespace {
+
+// An ABI without a link register (x86: AbiModel::link == sp): a call
+// pushes the resume address, so at the callee's entry sp is one slot below
+// the entry sp and that slot holds the address where the site resumes.
+std::vector<Violation> returnAddressPushed(const ExitContext& x) {
+  z3::context& c = x.entry.ctx;
+  unsigned slot = x.abi.slotBytes;
+  z3::expr sp = x.now.reg(x.abi.sp), want = x.entry.reg(x.abi.sp) - c.bv_val(uint64_t(slot), x.entry.width());
+  z3::expr pushed = x.now.peek(x.now.address(sp), slot), resume = x.resumeAddress;
+  auto nameAddress = x.nameAddress;
+  std::string name = modelOf(x.entry.target).registers(x.entry.target)[x.abi.sp].name;
+  return {Violation{sp != want,
+                    [sp, want, name](const z3::model& m) {
+                      return name + " is " + hex(valueIn(m, sp)) + " at the call's target, not one return-address slot "
+                             "below the entry " + name + " (" + hex(valueIn(m, want)) + ")";
+                    }},
+          Violation{sp == want && pushed != resume, [pushed, resume, nameAddress](const z3::model& m) {
+                      auto show = [&](uint64_t a) { return nameAddress ? nameAddress(a) : hex(a); };
+                      return "the return address pushed is " + show(valueIn(m, pushed)) + ", but the site resumes at " +
+                             show(valueIn(m, resume));
+                    }}};
+}
+
+}  // namespace
+
 std::vector<Violation> callViolations(const ExitContext& x, const OutcomeSpec& o,
                                       const TrampolineContract* contract) {
   std::vector<unsigned> except;
   std::vector<Violation> out;
   z3::context& c = x.entry.ctx;
+  bool onStack = x.abi.link == x.abi.sp;
+  if (onStack) {
+    except.push_back(x.abi.sp);
+    out = returnAddressPushed(x);
+  }
   if (contract) {
     if (auto r = resolve(contract->resume, x.now)) {
       except.push_back(*r);
@@ -109,7 +140,7 @@ std::vector<Violation> callViolations(const ExitContext& x, const OutcomeSpec& o
     }
     for (const std::string& cl : contract->clobbers)
       if (auto r = resolve(cl, x.now)) except.push_back(*r);
-    if (contract->stackAdjust != 0) {
+    if (contract->stackAdjust != 0 && !onStack) {
       except.push_back(x.abi.sp);
       z3::expr got = x.now.reg(x.abi.sp);
       z3::expr want = x.entry.reg(x.abi.sp) +
@@ -122,7 +153,7 @@ std::vector<Violation> callViolations(const ExitContext& x, const OutcomeSpec& o
                               }});
     }
   }
-  if (!contract) {
+  if (!contract && !onStack) {
     // No trampoline file, so no contract: the call conventions a
     // trampoline can serve are accepted. The link register is either
     // untouched (MIPS `jalr t1, at`), or holds the resume address while a

@@ -158,6 +158,11 @@ std::optional<Observer> FetchModel::observe(const Observer& o, unsigned word, un
   return n;
 }
 
+bool FetchModel::stillFetchable(const Observer& o, unsigned word, unsigned version) const {
+  if (!x86() || word >= tl_.byWord.size()) return true;
+  return version >= floors_[o.time][word];
+}
+
 unsigned FetchModel::oldestLoad(const Observer& o, unsigned unit) const {
   unsigned newest = tl_.versions(unit) - 1;
   if (!arm()) {

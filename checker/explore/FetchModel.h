@@ -31,6 +31,11 @@ class FetchModel {
   std::vector<Observer> starts() const;
   // The least observer after fetching `version` of `word`, if allowed.
   std::optional<Observer> observe(const Observer&, unsigned word, unsigned version) const;
+  // Could a fetch by this observer's time still return `version` of
+  // `word`? On x86 the bytes of one instruction are fetched between two
+  // serialisations of its CPU: none may predate a sync_core the
+  // instruction's last byte comes after. True under every other model.
+  bool stillFetchable(const Observer&, unsigned word, unsigned version) const;
   // After an interrupt or preemption at an instruction boundary; nullopt
   // when it changes nothing the model tracks.
   std::optional<Observer> interrupt(const Observer&) const;

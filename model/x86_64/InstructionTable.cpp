@@ -123,7 +123,7 @@ uint8_t formOf(const ZydisDecodedOperand& op) {
 
 }  // namespace
 
-std::span<const Row> instructionTable() {
+std::span<const Row> semanticsTable() {
   static const std::vector<Row> table = makeTable();
   return table;
 }
@@ -131,7 +131,7 @@ std::span<const Row> instructionTable() {
 const Row* rowFor(const ZydisDecodedInstruction& insn, const ZydisDecodedOperand* operands) {
   // Far transfers (ljmp, lcall, lret) load cs: not in the subset.
   if (insn.meta.branch_type == ZYDIS_BRANCH_TYPE_FAR) return nullptr;
-  for (const Row& row : instructionTable()) {
+  for (const Row& row : semanticsTable()) {
     if (row.mnemonic != insn.mnemonic || row.arity != insn.operand_count_visible) continue;
     bool fits = true;
     for (unsigned i = 0; i < row.arity && fits; ++i) fits = (formOf(operands[i]) & row.forms[i]) != 0;

@@ -38,7 +38,7 @@ struct Row {
   std::array<uint8_t, 2> forms{};  // per visible operand
 };
 
-std::span<const Row> instructionTable();
+std::span<const Row> semanticsTable();
 
 // The row that accepts the decoded instruction, or nullptr.
 const Row* rowFor(const ZydisDecodedInstruction&, const ZydisDecodedOperand* operands);

@@ -1073,9 +1073,9 @@ int main(int argc, char** argv) {
               << " instructions executed, " << t.undefinedFlags << " undefined flags left uncompared, " << t.failed
               << " mismatches, " << seconds << " s\n";
     std::vector<std::string> never;
-    for (const Row& row : instructionTable())
+    for (const Row& row : semanticsTable())
       if (!t.rows.count(&row)) never.push_back(rowName(row));
-    std::cout << "  rows of the subset's table generated: " << t.rows.size() << " of " << instructionTable().size()
+    std::cout << "  rows of the subset's table generated: " << t.rows.size() << " of " << semanticsTable().size()
               << "; never (they fault, or are privileged at CPL 3: unit.x86_semantics covers them):";
     for (const std::string& n : never) std::cout << " " << n;
     std::cout << "\n";
