@@ -36,6 +36,11 @@ class FetchModel {
   // serialisations of its CPU: none may predate a sync_core the
   // instruction's last byte comes after. True under every other model.
   bool stillFetchable(const Observer&, unsigned word, unsigned version) const;
+  // May a fetch still return `version` of `word` once the writer's steps
+  // are all done (a breakpoint a handler no longer expects)?
+  bool fetchableAfterSteps(unsigned word, unsigned version) const {
+    return stillFetchable(atTime(tl_.stepCount, tl_.stepCount), word, version);
+  }
   // After an interrupt or preemption at an instruction boundary; nullopt
   // when it changes nothing the model tracks.
   std::optional<Observer> interrupt(const Observer&) const;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
+#include <deque>
 #include <span>
 
 #include "checker/explore/SideEffects.h"
@@ -167,6 +168,17 @@ class Explorer final : public Executor<Node>::Client {
   }
 
   void later(Node&& n) { executor_.later(std::move(n)); }
+
+  // The wall-clock budget checked within one step that may fork many ways
+  // (the executor checks it between executions).
+  bool timeUp() {
+    double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
+    if (seconds <= s_.budget.maxSeconds) return false;
+    unknown_ = true;
+    out_.unknownReason = "the exploration's time budget is spent (" + std::to_string(s_.budget.maxSeconds) +
+                         " s); raise it with --max-seconds";
+    return true;
+  }
   z3::expr pathOf(const Node& n) const { return n.condition(); }
   bool feasible(const Node& n, const z3::expr& cond) { return executor_.possible(n, cond); }
 
@@ -352,9 +364,30 @@ class Explorer final : public Executor<Node>::Client {
           exitCheck(n, loc, false);
           n.inBody = true;
         }
+        if (loc.word == s_.site->spec().entryUnit() && n.steps > 0 && !reenter(n)) return std::nullopt;
         return s_.site->spec().byteUnits ? fetchBytes(n, loc.word) : fetchVersions(n, loc.word);
     }
     return std::nullopt;
+  }
+
+  // The pass is back at F's entry. With the stack where it was, it runs
+  // the site again (a loop, a self-branch waiting for a write); with sp
+  // moved, F runs recursively (a torn call to F itself), which nothing
+  // the spec allows does. False when no way on is left.
+  bool reenter(Node& n) {
+    z3::expr now = n.cpu.state.reg(abi_.sp), before = entry_.reg(abi_.sp);
+    z3::expr moved = (now != before).simplify();
+    if (moved.is_false()) return true;
+    addHazard(n, moved, Hazard::Kind::Elsewhere, [now, before](const z3::model& m) {
+      return "the pass re-enters F's entry with sp " + hex(valueIn(m, now)) + " instead of " + hex(valueIn(m, before)) +
+             ": F runs recursively";
+    });
+    if (moved.is_true() || !feasible(n, !moved)) {
+      finish(n);
+      return false;
+    }
+    n.assume(!moved);
+    return true;
   }
 
   using Alternatives = std::vector<std::pair<std::string, std::vector<Violation>>>;
@@ -524,7 +557,9 @@ class Explorer final : public Executor<Node>::Client {
   }
 
   // The distinct images of word i these observers may fetch, each with
-  // the observers after it.
+  // the observers after it. `merge` = false: each version its own group
+  // (a byte site checks each instruction's versions together afterwards,
+  // FetchModel::stillFetchable, which needs the version each observer saw).
   struct Group {
     const WordImage* image;
     std::vector<Observer> observers;
@@ -532,7 +567,7 @@ class Explorer final : public Executor<Node>::Client {
     std::optional<std::string> race;  // a CMODX violation this fetch may be part of
     unsigned newest = 0;              // the newest version with this image
   };
-  std::vector<Group> groupsOf(const std::vector<Observer>& observers, unsigned i) {
+  std::vector<Group> groupsOf(const std::vector<Observer>& observers, unsigned i, bool merge = true) {
     const auto& vers = s_.versions[i];
     std::vector<Group> groups;
     for (unsigned v = 0; v < vers.size(); ++v) {
@@ -543,7 +578,8 @@ class Explorer final : public Executor<Node>::Client {
       if (next.empty()) continue;
       ++out_.counts.executions;
       std::optional<std::string> race = cmodxRace(next, i, v);
-      auto g = std::find_if(groups.begin(), groups.end(), [&](const Group& x) { return x.image->sameAs(vers[v]); });
+      auto g = std::find_if(groups.begin(), groups.end(),
+                            [&](const Group& x) { return merge && x.image->sameAs(vers[v]); });
       const std::string& nm = s_.versionNames[i][v];
       if (g == groups.end()) {
         groups.push_back(Group{&vers[v], next, nm, race, v});
@@ -582,70 +618,67 @@ class Explorer final : public Executor<Node>::Client {
       Node node;
       std::vector<const WordImage*> bytes;
       std::vector<std::string> names;
-      std::vector<unsigned> newest;  // per byte: the newest version with its image
+      std::vector<unsigned> newest;  // per byte: the version it is
+      bool decoded = false;          // the ISA said these bytes need more
+      // What the node was after each byte (index k: after byte k - 1), to
+      // go back to when a byte is read anew.
+      std::vector<Snapshot> after;
     };
     std::vector<Partial> work;
-    work.push_back(Partial{n, {}, {}, {}});
+    work.push_back(Partial{n, {}, {}, {}, true, {snapshot(n)}});
     std::vector<std::pair<Node, Instruction>> ready;
     while (!work.empty()) {
+      // One fetch may fork hundreds of ways: the time budget holds inside it too.
+      if (timeUp()) return std::nullopt;
       Partial p = std::move(work.back());
       work.pop_back();
-      unsigned u = first + unsigned(p.bytes.size());
-      if (u >= s_.site->regionUnits()) {
-        unknown_ = true;  // what lies past the declared bytes is not known
-        out_.unknownReason = "a pass decodes an instruction at " + s_.site->spec().unitName(first) +
-                             " whose bytes run past the site's declared bytes";
+      if (p.decoded) {
+        extend(p, first, work);
         continue;
       }
-      for (Group& g : groupsOf(p.node.observers, u)) {
-        Partial q = p;
-        seen(q.node, u, g.image, g.observers, g.names, g.race, true);
-        q.bytes.push_back(g.image);
-        q.names.push_back(g.names);
-        q.newest.push_back(g.newest);
-        // The whole instruction is fetched between two serialisations of
-        // its CPU: keep the observers none of whose bytes a later sync_core
-        // rules out (time only moves on, so pruning now loses nothing).
-        std::vector<Observer> whole;
-        for (const Observer& o : q.node.observers) {
-          bool ok = true;
-          for (size_t k = 0; k < q.bytes.size() && ok; ++k) ok = s_.fetch->stillFetchable(o, first + unsigned(k), q.newest[k]);
-          if (ok) whole.push_back(o);
-        }
-        if (whole.empty()) continue;
-        q.node.observers = std::move(whole);
-        std::array<uint8_t, 16> raw{};
-        std::array<bool, 16> symbolic{};
-        size_t count = std::min<size_t>(q.bytes.size(), raw.size());
-        for (size_t k = 0; k < count; ++k) {
-          raw[k] = uint8_t(q.bytes[k]->symbolic.knownBits);
-          symbolic[k] = q.bytes[k]->symbolic.knownMask != 0xff;
-        }
-        IsaPlugin::Length len = t_.isa->instructionLength(std::span<const uint8_t>(raw.data(), count),
-                                                          std::span<const bool>(symbolic.data(), count), t_);
-        if (len.kind == IsaPlugin::Length::NeedMore) {
-          work.push_back(std::move(q));
-          continue;
-        }
-        if (len.kind == IsaPlugin::Length::PlacementDependent) {
-          unknown_ = true;
-          out_.unknownReason = "a pass decodes an instruction at " + s_.site->spec().unitName(first) +
-                               " whose operation depends on where the symbols lie (bytes of an address field)";
-          continue;
-        }
-        // Known, or Invalid: the model decodes the bytes and raises #UD.
-        Instruction insn = compose(q.bytes);
-        std::string versions;
-        bool same = std::all_of(q.names.begin(), q.names.end(), [&](const std::string& x) { return x == q.names[0]; });
-        for (const std::string& x : q.names) versions += (versions.empty() ? "" : " ") + x;
-        std::string label = q.bytes.size() == 1 ? q.names[0] : same ? "all " + q.names[0] : versions;
-        unsigned landed = ~0u;
-        for (const auto& o : q.node.observers) landed = std::min(landed, s_.fetch->landed(o));
-        q.node.events.push_back(Event{Event::Kind::Fetch, first, label, q.node.cpu.pc, insn.term, nullptr, false,
-                                      landed, std::nullopt, q.node.cpu.state.overlay, insn.bytes});
-        q.node.fetchedAt = first;
-        ready.push_back({std::move(q.node), insn});
+      std::array<uint8_t, 16> raw{};
+      std::array<bool, 16> symbolic{};
+      size_t count = std::min<size_t>(p.bytes.size(), raw.size());
+      for (size_t k = 0; k < count; ++k) {
+        raw[k] = uint8_t(p.bytes[k]->symbolic.knownBits);
+        symbolic[k] = p.bytes[k]->symbolic.knownMask != 0xff;
       }
+      IsaPlugin::Length len = t_.isa->instructionLength(std::span<const uint8_t>(raw.data(), count),
+                                                        std::span<const bool>(symbolic.data(), count), t_);
+      if (len.kind == IsaPlugin::Length::NeedMore) {
+        p.decoded = true;
+        work.push_back(std::move(p));
+        continue;
+      }
+      if (len.kind == IsaPlugin::Length::PlacementDependent) {
+        // A torn fetch put an address byte where the opcode is read: one
+        // execution per value the placement lets that byte have.
+        // The bytes after it were read for the other meaning: they are
+        // read again, from the node as it was after this one.
+        size_t k = size_t(std::find(symbolic.begin(), symbolic.begin() + count, true) - symbolic.begin());
+        for (auto& [value, when] : byteValues(p.node, p.bytes[k]->symbolic.term, first + unsigned(k))) {
+          Partial r = p;
+          restore(r.node, r.after[k + 1]);
+          r.bytes.resize(k + 1), r.names.resize(k + 1), r.newest.resize(k + 1), r.after.resize(k + 2);
+          r.node.assume(when);
+          r.bytes[k] = value;
+          r.after[k + 1] = snapshot(r.node);
+          work.push_back(std::move(r));
+        }
+        continue;
+      }
+      // Known, or Invalid: the model decodes the bytes and raises #UD.
+      Instruction insn = compose(p.bytes);
+      std::string versions;
+      bool same = std::all_of(p.names.begin(), p.names.end(), [&](const std::string& x) { return x == p.names[0]; });
+      for (const std::string& x : p.names) versions += (versions.empty() ? "" : " ") + x;
+      std::string label = p.bytes.size() == 1 ? p.names[0] : same ? "all " + p.names[0] : versions;
+      unsigned landed = ~0u;
+      for (const auto& o : p.node.observers) landed = std::min(landed, s_.fetch->landed(o));
+      p.node.events.push_back(Event{Event::Kind::Fetch, first, label, p.node.cpu.pc, insn.term, nullptr, false, landed,
+                                    std::nullopt, p.node.cpu.state.overlay, insn.bytes});
+      p.node.fetchedAt = first;
+      ready.push_back({std::move(p.node), insn});
     }
     if (ready.empty()) return std::nullopt;
     for (size_t k = ready.size(); k-- > 1;)
@@ -653,6 +686,95 @@ class Explorer final : public Executor<Node>::Client {
     Instruction insn = ready[0].second;
     n = std::move(ready[0].first);
     return insn;
+  }
+
+  // What fetching a byte changes on a node, to undo it.
+  struct Snapshot {
+    std::vector<Observer> observers;
+    std::shared_ptr<const MemoryOverlay> overlay;
+    size_t events = 0, hazards = 0, path = 0;
+  };
+  static Snapshot snapshot(const Node& n) {
+    return {n.observers, n.cpu.state.overlay, n.events.size(), n.hazards.size(), n.path.size()};
+  }
+  static void restore(Node& n, const Snapshot& s) {
+    n.observers = s.observers;
+    n.cpu.state.overlay = s.overlay;
+    n.events.erase(n.events.begin() + long(s.events), n.events.end());
+    n.hazards.erase(n.hazards.begin() + long(s.hazards), n.hazards.end());
+    n.path.erase(n.path.begin() + long(s.path), n.path.end());
+  }
+
+  // One byte more for a byte site's instruction: each version the fetch
+  // model allows, each its own partial fetch.
+  template <class Partial>
+  void extend(const Partial& p, unsigned first, std::vector<Partial>& work) {
+    unsigned u = first + unsigned(p.bytes.size());
+    if (u >= s_.site->regionUnits()) {
+      unknown_ = true;  // what lies past the declared bytes is not known
+      out_.unknownReason = "a pass decodes an instruction at " + s_.site->spec().unitName(first) +
+                           " whose bytes run past the site's declared bytes";
+      return;
+    }
+    for (Group& g : groupsOf(p.node.observers, u, false)) {
+      Partial q = p;
+      seen(q.node, u, g.image, g.observers, g.names, g.race, true);
+      q.bytes.push_back(g.image);
+      q.names.push_back(g.names);
+      q.newest.push_back(g.newest);
+      q.decoded = false;
+      q.after.push_back(snapshot(q.node));
+      // The whole instruction is fetched between two serialisations of its
+      // CPU: keep the observers none of whose bytes a later sync_core rules
+      // out (time only moves on, so pruning now loses nothing).
+      std::vector<Observer> whole;
+      for (const Observer& o : q.node.observers) {
+        bool ok = true;
+        for (size_t k = 0; k < q.bytes.size() && ok; ++k) ok = s_.fetch->stillFetchable(o, first + unsigned(k), q.newest[k]);
+        if (ok) whole.push_back(o);
+      }
+      if (whole.empty()) continue;
+      q.node.observers = std::move(whole);
+      q.after.back().observers = q.node.observers;
+      work.push_back(std::move(q));
+    }
+  }
+
+  // The values a placement-dependent byte may take on this path, each as
+  // a concrete byte image with its condition: a few when alignment fixes
+  // the low bits of a displacement. Past kMaxByteValues the ways it may
+  // decode are not followed (each value is an instruction of its own) and
+  // the verdict is UNKNOWN unless another path refutes the transition;
+  // so is it when the solver cannot say.
+  static constexpr unsigned kMaxByteValues = 16;
+  std::deque<WordImage> concreteBytes_;
+  std::vector<std::pair<const WordImage*, z3::expr>> byteValues(const Node& n, const z3::expr& byte, unsigned unit) {
+    std::vector<std::pair<const WordImage*, z3::expr>> out;
+    z3::expr others = c_.bool_val(true);
+    for (unsigned tries = 0;; ++tries) {
+      Answer a = prover_.check(pathOf(n) && others);
+      if (a == Answer::Unknown) {
+        unknown_ = true;
+        out_.unknownReason = prover_.lastUnknownReason();
+      }
+      if (a != Answer::Sat) break;
+      if (tries == kMaxByteValues) {
+        unknown_ = true;
+        out_.unknownReason = "a torn fetch reads an address byte at " + s_.site->spec().unitName(unit) +
+                             " as an opcode byte, and it may take more than " + std::to_string(kMaxByteValues) +
+                             " values where the symbols may lie: those decodings are not explored";
+        break;
+      }
+      uint64_t v = u64(prover_.model().eval(byte, true));
+      z3::expr is = byte == c_.bv_val(v, 8);
+      others = others && !is;
+      WordImage img = s_.versions[unit][0];
+      img.symbolic = SymbolicUnit{c_.bv_val(v, 8), {}, {}, v, 0xff};
+      img.assembled.bits = v, img.assembled.symbolicMask = 0;
+      concreteBytes_.push_back(std::move(img));
+      out.push_back({&concreteBytes_.back(), is});
+    }
+    return out;
   }
 
   // The instruction the fetched bytes make, in the ISA's byte order.
@@ -780,6 +902,22 @@ class Explorer final : public Executor<Node>::Client {
     if (c.events.empty() || c.events.back().kind != Event::Kind::Fetch || c.events.back().image) return false;
     auto it = s_.breakpoints.find(c.fetchedAt);
     if (it == s_.breakpoints.end()) return false;
+    // text_poke_bp drops its vector after its last sync_core: a breakpoint
+    // a CPU may still fetch after the steps finds no handler.
+    const Event* byte = nullptr;
+    for (auto e = c.events.rbegin(); e != c.events.rend() && !byte; ++e)
+      if (e->kind == Event::Kind::Byte && e->word == c.fetchedAt) byte = &*e;
+    const auto& vers = s_.versions[c.fetchedAt];
+    for (unsigned v = 0; byte && v < vers.size(); ++v)
+      if (vers[v].sameAs(*byte->image) && s_.fetch->fetchableAfterSteps(c.fetchedAt, v)) {
+        std::string unit = s_.site->spec().unitName(c.fetchedAt);
+        addHazard(c, c_.bool_val(true), Hazard::Kind::Fault, [unit](const z3::model&) {
+          return "Break: the breakpoint at " + unit + " may still be fetched after the last step, when the int3 "
+                 "handler no longer has the address in its vector (no sync_core after the final write)";
+        });
+        c.hazards.back().fault = FaultKind::Break;
+        return false;
+      }
     z3::expr at = s_.site->unitAddress(it->first);
     Instruction emulated = it->second->fetched();
     if (s_.breakpointHandler == ModelSpec::Breakpoint::Emulate) {
