@@ -530,7 +530,7 @@ class Explorer final : public Executor<Node>::Client {
     std::vector<Observer> observers;
     std::string names;
     std::optional<std::string> race;  // a CMODX violation this fetch may be part of
-    unsigned newest = 0;              // the newest version with this image
+    std::vector<unsigned> versions;   // every version with this image
   };
   std::vector<Group> groupsOf(const std::vector<Observer>& observers, unsigned i) {
     const auto& vers = s_.versions[i];
@@ -546,9 +546,9 @@ class Explorer final : public Executor<Node>::Client {
       auto g = std::find_if(groups.begin(), groups.end(), [&](const Group& x) { return x.image->sameAs(vers[v]); });
       const std::string& nm = s_.versionNames[i][v];
       if (g == groups.end()) {
-        groups.push_back(Group{&vers[v], next, nm, race, v});
+        groups.push_back(Group{&vers[v], next, nm, race, {v}});
       } else {
-        g->newest = v;
+        g->versions.push_back(v);
         for (const auto& o : next)
           if (std::find(g->observers.begin(), g->observers.end(), o) == g->observers.end()) g->observers.push_back(o);
         g->names += "/" + nm;
@@ -582,7 +582,7 @@ class Explorer final : public Executor<Node>::Client {
       Node node;
       std::vector<const WordImage*> bytes;
       std::vector<std::string> names;
-      std::vector<unsigned> newest;  // per byte: the newest version with its image
+      std::vector<std::vector<unsigned>> versions;  // per byte: the versions with its image
     };
     std::vector<Partial> work;
     work.push_back(Partial{n, {}, {}, {}});
@@ -602,14 +602,16 @@ class Explorer final : public Executor<Node>::Client {
         seen(q.node, u, g.image, g.observers, g.names, g.race, true);
         q.bytes.push_back(g.image);
         q.names.push_back(g.names);
-        q.newest.push_back(g.newest);
+        q.versions.push_back(g.versions);
         // The whole instruction is fetched between two serialisations of
         // its CPU: keep the observers none of whose bytes a later sync_core
         // rules out (time only moves on, so pruning now loses nothing).
         std::vector<Observer> whole;
         for (const Observer& o : q.node.observers) {
           bool ok = true;
-          for (size_t k = 0; k < q.bytes.size() && ok; ++k) ok = s_.fetch->stillFetchable(o, first + unsigned(k), q.newest[k]);
+          for (size_t k = 0; k < q.bytes.size() && ok; ++k)
+            ok = std::any_of(q.versions[k].begin(), q.versions[k].end(),
+                             [&](unsigned v) { return s_.fetch->stillFetchable(o, first + unsigned(k), v); });
           if (ok) whole.push_back(o);
         }
         if (whole.empty()) continue;
