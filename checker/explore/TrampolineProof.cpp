@@ -96,7 +96,7 @@ class Proof {
     if (!k.resumeSlot) atEntry_.setReg(resume, atEntry_.fromAddress(resume_));
     atEntry_.setReg(abi_.sp, caller_.reg(abi_.sp) + c_.bv_val(uint64_t(k.stackAdjust), w));
     if (k.resumeSlot) pushResume(*k.resumeSlot);
-    if (k.callback.ops) assumeApartFromStack(code_.symbols.at(*k.callback.ops), abi_.pointerBytes);
+    for (const z3::expr& e : code_.callerFacts(caller_, abi_)) prover_.assume(e);
     if (k.mode) {
       z3::expr m = atEntry_.reg(reg(k.mode->reg));
       prover_.assume(m == c_.bv_val(k.mode->regs, w) || m == c_.bv_val(k.mode->noregs, w));
@@ -122,15 +122,6 @@ class Proof {
     atEntry_.store(at, atEntry_.fromAddress(resume_), abi_.slotBytes);
     atEntry_.stored.clear();
     atEntry_.storedSinceBoundary.clear();
-  }
-
-  // Kernel data (the ops pointer's home) does not lie on the kernel stack:
-  // apart from the 64 KiB below F's sp, where the trampoline and the
-  // exception entry build frames. x86's ftrace_caller loads it after
-  // building its frame.
-  void assumeApartFromStack(const z3::expr& at, unsigned bytes) {
-    z3::expr sp = caller_.address(caller_.reg(abi_.sp)), low = sp - c_.bv_val(0x10000, 64);
-    prover_.assume(z3::ule(at + c_.bv_val(bytes, 64), low) || z3::uge(at, sp));
   }
 
   // What the site keeps true of F's ops literal (docs/trampolines.md,

@@ -564,6 +564,17 @@ z3::expr TrampolineCode::entry() const {
   return base + c.bv_val(uint64_t(contract.entryOffset), 64);
 }
 
+std::vector<z3::expr> TrampolineCode::callerFacts(const MachineState& caller, const AbiModel& abi) const {
+  std::vector<z3::expr> out;
+  const auto& ops = contract.callback.ops;
+  if (!ops) return out;
+  z3::context& c = base.ctx();
+  z3::expr at = symbols.at(*ops), end = at + c.bv_val(abi.pointerBytes, 64);
+  z3::expr sp = caller.address(caller.reg(abi.sp)), low = sp - c.bv_val(0x10000, 64);
+  out.push_back(z3::ule(end, low) || z3::uge(at, sp));
+  return out;
+}
+
 std::string trampolineOrigin(const TrampolineCode& code, size_t word) {
   int64_t at = code.words[word].offset;
   return at == 0 ? code.contract.symbol : code.contract.symbol + "+" + hex(uint64_t(at));

@@ -118,25 +118,30 @@ TEST_CASE("every buggy x86 trampoline fails its proof, naming the broken rule", 
 }
 
 // The site side: `call T` at F meets T's contract when F's call pushed the
-// resume address at F's rsp - 8; a jmp does not push it.
-TEST_CASE("the x86 ftrace spec is proven with the trampolines' contracts", "[trampoline_proof_x86]") {
+// resume address at F's rsp - 8 (modular), and running T's code inside
+// each pass (--inline-trampolines) agrees.
+TEST_CASE("the x86 ftrace spec is proven with the trampolines' contracts and inline", "[trampoline_proof_x86]") {
   Spec spec = ftraceSpec();
-  auto r = checkTargets(spec, {kX86}, CheckOptions{}, RunControl{1, nullptr});
-  if (auto* e = std::get_if<Diagnostics>(&r)) FAIL(e->front().str());
-  const SpecResult& result = std::get<std::vector<SpecResult>>(r).front();
-  REQUIRE(result.trampolines.size() == 3);
-  for (const TrampolineResult& t : result.trampolines) {
-    INFO(t.entry << ": " << (t.counterexample ? t.counterexample->rule : t.unknownReason));
-    CHECK(t.verdict == Verdict::Safe);
-  }
-  for (const StateResult& s : result.states) {
-    INFO(s.state);
-    CHECK(s.verdict == Verdict::Safe);
-  }
-  REQUIRE(result.transitions.size() == 4);
-  for (const TransitionResult& t : result.transitions) {
-    INFO(t.transition << ": " << (t.counterexample ? t.counterexample->rule : t.unknownReason));
-    CHECK(t.verdict == Verdict::Safe);
+  for (bool inlined : {false, true}) {
+    CheckOptions options;
+    options.inlineTrampolines = inlined;
+    auto r = checkTargets(spec, {kX86}, options, RunControl{1, nullptr});
+    if (auto* e = std::get_if<Diagnostics>(&r)) FAIL(e->front().str());
+    const SpecResult& result = std::get<std::vector<SpecResult>>(r).front();
+    REQUIRE(result.trampolines.size() == 3);
+    for (const TrampolineResult& t : result.trampolines) {
+      INFO(t.entry << ": " << (t.counterexample ? t.counterexample->rule : t.unknownReason));
+      CHECK(t.verdict == Verdict::Safe);
+    }
+    for (const StateResult& s : result.states) {
+      INFO(s.state << (inlined ? " inline" : ""));
+      CHECK(s.verdict == Verdict::Safe);
+    }
+    REQUIRE(result.transitions.size() == 4);
+    for (const TransitionResult& t : result.transitions) {
+      INFO(t.transition << (inlined ? " inline: " : ": ") << (t.counterexample ? t.counterexample->rule : t.unknownReason));
+      CHECK(t.verdict == Verdict::Safe);
+    }
   }
 }
 
