@@ -160,27 +160,27 @@ class Loader {
   }
 
   void checkNames() {
+    for (size_t i = 0; i < contract_.entries.size(); ++i) checkNames(contract_.entries[i], contract_.entryWhere[i]);
+  }
+
+  void checkNames(const TrampolineContract& e, const SourceLocation& at) {
     auto known = [&](const std::string& r) { return modelOf(t_).parseRegister(r, t_).has_value(); };
-    for (size_t i = 0; i < contract_.entries.size(); ++i) {
-      const TrampolineContract& e = contract_.entries[i];
-      const SourceLocation& at = contract_.entryWhere[i];
-      std::vector<std::string> regs{e.resume};
-      if (e.savedRa) regs.push_back(*e.savedRa);
-      if (e.mode) regs.push_back(e.mode->reg);
-      regs.insert(regs.end(), e.clobbers.begin(), e.clobbers.end());
-      for (const auto& [slot, off] : e.callback.ptRegs)
-        if (slot != "epc" && slot != "resume") regs.push_back(slot);
-      for (const std::string& r : regs)
-        if (!known(r)) errors_.push_back({at, "'" + r + "' is not a register under " + std::string(t_.abiName())});
-      // A resume slot is where the site's call left the address: at the
-      // stack pointer the contract's stack_adjust places.
-      const IsaModel& isa = modelOf(t_);
-      if (e.resumeSlot && known(e.resume) && *isa.parseRegister(e.resume, t_) != isa.abi(t_).sp)
-        errors_.push_back({at, "a resume slot must be at the stack pointer, not at '" + e.resume + "'"});
-      for (const auto& [r, allowed] : e.values)
-        if (!registerNumber(modelOf(t_), r, t_))
-          errors_.push_back({at, "'" + r + "' is not in the register file of " + t_.str()});
-    }
+    std::vector<std::string> regs{e.resume};
+    if (e.savedRa) regs.push_back(*e.savedRa);
+    if (e.mode) regs.push_back(e.mode->reg);
+    regs.insert(regs.end(), e.clobbers.begin(), e.clobbers.end());
+    for (const auto& [slot, off] : e.callback.ptRegs)
+      if (slot != "epc" && slot != "resume") regs.push_back(slot);
+    for (const std::string& r : regs)
+      if (!known(r)) errors_.push_back({at, "'" + r + "' is not a register under " + std::string(t_.abiName())});
+    // A resume slot is where the site's call left the address: at the
+    // stack pointer the contract's stack_adjust places.
+    const IsaModel& isa = modelOf(t_);
+    if (e.resumeSlot && known(e.resume) && *isa.parseRegister(e.resume, t_) != isa.abi(t_).sp)
+      errors_.push_back({at, "a resume slot must be at the stack pointer, not at '" + e.resume + "'"});
+    for (const auto& [r, allowed] : e.values)
+      if (!registerNumber(modelOf(t_), r, t_))
+        errors_.push_back({at, "'" + r + "' is not in the register file of " + t_.str()});
   }
 
   // [call_ops] direct_contract: the entry convention a direct trampoline
@@ -211,6 +211,7 @@ class Loader {
       errors_.push_back({{path, 1, 1}, "a direct trampoline's contract must have one entry, at offset 0"});
       return nullptr;
     }
+    checkNames(other.entries.front(), other.entryWhere.front());  // its registers, for this target
     return std::make_shared<const TrampolineContract>(other.entries.front());
   }
 
