@@ -171,22 +171,25 @@ class Runner final : public Executor<Work>::Client {
     bool wide = caller().width() == 64;
     z3::expr d = wide ? pc - code_.base : pc.extract(31, 0) - code_.base.extract(31, 0);
     d = d.simplify();
-    if (!d.is_numeral() && !d.is_const()) {
-      // An address the simplifier leaves in pieces (x86: a return address
-      // read back byte by byte, its low byte's sum split off): if it is
-      // one offset on this path, any assignment shows which, and the
-      // solver confirms it.
-      z3::expr v = z3::model(c_).eval(d, true);
-      if (!v.is_numeral() || executor_.decide(w, d != v) != Answer::Unsat) return std::nullopt;
-      d = v;
-    }
-    if (!d.is_numeral()) return std::nullopt;
-    uint64_t v = 0;
-    d.is_numeral_u64(v);
-    int64_t off = wide ? int64_t(v) : int64_t(int32_t(uint32_t(v)));
-    for (size_t k = 0; k < code_.words.size(); ++k)
-      if (code_.words[k].offset == off) return k;
-    return std::nullopt;
+    auto word = [&](const z3::expr& numeral) -> std::optional<size_t> {
+      uint64_t v = 0;
+      numeral.is_numeral_u64(v);
+      int64_t off = wide ? int64_t(v) : int64_t(int32_t(uint32_t(v)));
+      for (size_t k = 0; k < code_.words.size(); ++k)
+        if (code_.words[k].offset == off) return k;
+      return std::nullopt;
+    };
+    if (d.is_numeral()) return word(d);
+    // A return address read back from the stack byte by byte may stay in
+    // pieces the simplifier does not join (its low byte's sum split off):
+    // if it is one offset on this path, any assignment shows which, and
+    // the solver confirms it. (Register-held addresses need no question.)
+    if (!returnOnStack() || d.is_const()) return std::nullopt;
+    z3::expr v = z3::model(c_).eval(d, true);
+    if (!v.is_numeral()) return std::nullopt;
+    std::optional<size_t> k = word(v);
+    if (!k || executor_.decide(w, d != v) != Answer::Unsat) return std::nullopt;
+    return k;
   }
 
   // Memory at and above F's entry sp belongs to F's callers: every byte a
