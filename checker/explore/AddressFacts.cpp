@@ -48,6 +48,29 @@ std::optional<z3::expr> AddressFacts::alignedDown(const z3::expr& e) {
   return (o.base + c.bv_val(o.k & ~mask, w)).simplify();
 }
 
+// sext(extract(m, 0)(X)) = X when X fits m + 1 signed bits: an x86
+// rip-relative address, T's rel32 field read back and sign-extended (the
+// placement keeps it within reach). The simplifier writes the sign
+// extension as concat(extract(m, m)(X), ..., <bits m..0 of X>), the low
+// bits in pieces of its own choosing; the solver confirms the whole.
+std::optional<z3::expr> AddressFacts::signExtended(const z3::expr& e) {
+  unsigned w = e.get_sort().bv_size();
+  z3::expr first = e.arg(0);  // sext's extract(m, 0)(X), or the first sign copy
+  if (!isKind(first, Z3_OP_EXTRACT) || first.arg(0).get_sort().bv_size() != w) return std::nullopt;
+  z3::expr x = first.arg(0);
+  unsigned m = first.hi();
+  if (isKind(e, Z3_OP_SIGN_EXT)) {
+    if (first.lo() != 0) return std::nullopt;
+  } else {
+    // w - 1 - m copies of the sign bit, then m + 1 bits
+    unsigned copies = 0;
+    while (copies < e.num_args() && z3::eq(e.arg(copies), e.arg(0))) ++copies;
+    if (first.lo() != m || copies != w - 1 - m || copies == e.num_args()) return std::nullopt;
+  }
+  if (m + 1 >= w || !proven(e == x)) return std::nullopt;
+  return x;
+}
+
 // select(store(...store(M, i1, v1)..., in, vn), j): past every store whose
 // index differs from j, to the first one at j (its value) or to M.
 std::optional<z3::expr> AddressFacts::loadPastStores(const z3::expr& e) {
@@ -93,8 +116,12 @@ z3::expr AddressFacts::rewrite(const z3::expr& e) {
     args.push_back(a);
   }
   z3::expr out = changed ? e.decl()(args).simplify() : e;
-  if (isKind(out, Z3_OP_CONCAT))
+  if (isKind(out, Z3_OP_CONCAT)) {
     if (auto r = alignedDown(out)) out = *r;
+    else if (auto r = signExtended(out)) out = *r;
+  } else if (isKind(out, Z3_OP_SIGN_EXT)) {
+    if (auto r = signExtended(out)) out = *r;
+  }
   if (isKind(out, Z3_OP_SELECT))
     if (auto r = loadPastStores(out)) out = rewrite(*r);
   done_.emplace(id, std::make_pair(e, out));

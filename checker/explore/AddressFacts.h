@@ -5,6 +5,8 @@
 //   concat(extract(w-1, n)(B + k), 0), is B + (k & ~(2^n - 1)) when B's
 //   low n bits are provably zero (arm64's `bic x11, x30, #7` on F + 8 with
 //   F 8-byte aligned: F + 8);
+// - a sign-extended low part, sext(extract(m, 0)(X)), is X when X fits
+//   (x86's rip-relative addresses: the rel32 field of T - end);
 // - a byte loaded past stores whose addresses provably differ from the
 //   load's is the byte below them: select(store(M, i, v), j) = select(M, j)
 //   when i != j. Stores at the same base plus another offset differ
@@ -29,7 +31,7 @@ class AddressFacts {
  public:
   explicit AddressFacts(Decide decide) : decide_(std::move(decide)) {}
 
-  // The term with both rules applied wherever they hold.
+  // The term with the rules applied wherever they hold.
   z3::expr rewrite(const z3::expr&);
   // Every register of the state (memory is left alone: its stores are
   // what the rules read).
@@ -41,6 +43,7 @@ class AddressFacts {
 
   bool proven(const z3::expr& fact);
   std::optional<z3::expr> alignedDown(const z3::expr& concat);
+  std::optional<z3::expr> signExtended(const z3::expr& e);
   std::optional<z3::expr> loadPastStores(const z3::expr& select);
 };
 

@@ -82,17 +82,23 @@ namespace {
 // An ABI without a link register (x86: AbiModel::link == sp): a call
 // pushes the resume address, so at the callee's entry sp is one slot below
 // the entry sp and that slot holds the address where the site resumes.
-std::vector<Violation> returnAddressPushed(const ExitContext& x) {
+// A trampoline's contract may place the slot elsewhere ("[rsp+8]" with its
+// stack_adjust): `adjust` and `offset` say where.
+std::vector<Violation> returnAddressPushed(const ExitContext& x, int64_t adjust, int64_t offset) {
   z3::context& c = x.entry.ctx;
   unsigned slot = x.abi.slotBytes;
-  z3::expr sp = x.now.reg(x.abi.sp), want = x.entry.reg(x.abi.sp) - c.bv_val(uint64_t(slot), x.entry.width());
-  z3::expr pushed = x.now.peek(x.now.address(sp), slot), resume = x.resumeAddress;
+  bool pushed1 = adjust == -int64_t(slot) && offset == 0;
+  z3::expr sp = x.now.reg(x.abi.sp), want = x.entry.reg(x.abi.sp) + c.bv_val(uint64_t(adjust), x.entry.width());
+  z3::expr pushed = x.now.peek(x.now.address(sp) + c.bv_val(uint64_t(offset), 64), slot), resume = x.resumeAddress;
   auto nameAddress = x.nameAddress;
   std::string name = modelOf(x.entry.target).registers(x.entry.target)[x.abi.sp].name;
+  std::string where = pushed1 ? "one return-address slot below the entry " + name
+                              : "the entry " + name + (adjust < 0 ? " - " + std::to_string(-adjust) : " + " + std::to_string(adjust)) +
+                                    " the trampoline's contract wants";
   return {Violation{sp != want,
-                    [sp, want, name](const z3::model& m) {
-                      return name + " is " + hex(valueIn(m, sp)) + " at the call's target, not one return-address slot "
-                             "below the entry " + name + " (" + hex(valueIn(m, want)) + ")";
+                    [sp, want, name, where](const z3::model& m) {
+                      return name + " is " + hex(valueIn(m, sp)) + " at the call's target, not " + where + " (" +
+                             hex(valueIn(m, want)) + ")";
                     }},
           Violation{sp == want && pushed != resume, [pushed, resume, nameAddress](const z3::model& m) {
                       auto show = [&](uint64_t a) { return nameAddress ? nameAddress(a) : hex(a); };
@@ -109,12 +115,16 @@ std::vector<Violation> callViolations(const ExitContext& x, const OutcomeSpec& o
   std::vector<Violation> out;
   z3::context& c = x.entry.ctx;
   bool onStack = x.abi.link == x.abi.sp;
-  if (onStack) {
+  bool slotted = contract && contract->resumeSlot;  // the contract's "[rsp]"
+  if (onStack || slotted) {
     except.push_back(x.abi.sp);
-    out = returnAddressPushed(x);
+    out = slotted ? returnAddressPushed(x, contract->stackAdjust, *contract->resumeSlot)
+                  : returnAddressPushed(x, -int64_t(x.abi.slotBytes), 0);
   }
   if (contract) {
-    if (auto r = resolve(contract->resume, x.now)) {
+    if (slotted) {
+      // checked above
+    } else if (auto r = resolve(contract->resume, x.now)) {
       except.push_back(*r);
       z3::expr got = x.now.address(x.now.reg(*r));
       z3::expr want = x.resumeAddress;
@@ -140,7 +150,7 @@ std::vector<Violation> callViolations(const ExitContext& x, const OutcomeSpec& o
     }
     for (const std::string& cl : contract->clobbers)
       if (auto r = resolve(cl, x.now)) except.push_back(*r);
-    if (contract->stackAdjust != 0 && !onStack) {
+    if (contract->stackAdjust != 0 && !onStack && !slotted) {
       except.push_back(x.abi.sp);
       z3::expr got = x.now.reg(x.abi.sp);
       z3::expr want = x.entry.reg(x.abi.sp) +

@@ -160,7 +160,11 @@ std::optional<Observer> FetchModel::observe(const Observer& o, unsigned word, un
 
 bool FetchModel::stillFetchable(const Observer& o, unsigned word, unsigned version) const {
   if (!x86() || word >= tl_.byWord.size()) return true;
-  return version >= floors_[o.time][word];
+  if (version < floors_[o.time][word]) return false;
+  // ... nor postdate the observer's time: a version written later (the
+  // first byte's final image, equal to its old one in a call-to-call
+  // change) is not what the instruction's other bytes were fetched with.
+  return version == 0 || tl_.writes[tl_.writeOf(word, version)].step < o.time;
 }
 
 unsigned FetchModel::oldestLoad(const Observer& o, unsigned unit) const {

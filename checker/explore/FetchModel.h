@@ -34,7 +34,8 @@ class FetchModel {
   // Could a fetch by this observer's time still return `version` of
   // `word`? On x86 the bytes of one instruction are fetched between two
   // serialisations of its CPU: none may predate a sync_core the
-  // instruction's last byte comes after. True under every other model.
+  // instruction's last byte comes after, nor be written after the
+  // observer's time. True under every other model.
   bool stillFetchable(const Observer&, unsigned word, unsigned version) const;
   // May a fetch still return `version` of `word` once the writer's steps
   // are all done (a breakpoint a handler no longer expects)?

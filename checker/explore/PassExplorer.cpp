@@ -514,6 +514,7 @@ class Explorer final : public Executor<Node>::Client {
     const TrampolineCode& code = it->second;
     z3::expr resume = s_.site->bodyStart();
     CallerView view{&entry_, resume, resume + c_.bv_val(uint64_t(code.ipOffset), 64)};
+    for (const z3::expr& e : code.callerFacts(entry_, abi_)) n.assume(e);  // as the modular proof assumes them
     z3::expr before = pathOf(n);
     Decide feasible = [this, before](const std::vector<z3::expr>& path, const z3::expr& cond) {
       z3::expr_vector v(c_);
@@ -565,7 +566,7 @@ class Explorer final : public Executor<Node>::Client {
     std::vector<Observer> observers;
     std::string names;
     std::optional<std::string> race;  // a CMODX violation this fetch may be part of
-    unsigned newest = 0;              // the newest version with this image
+    std::vector<unsigned> versions;   // every version with this image
   };
   std::vector<Group> groupsOf(const std::vector<Observer>& observers, unsigned i, bool merge = true) {
     const auto& vers = s_.versions[i];
@@ -582,9 +583,9 @@ class Explorer final : public Executor<Node>::Client {
                             [&](const Group& x) { return merge && x.image->sameAs(vers[v]); });
       const std::string& nm = s_.versionNames[i][v];
       if (g == groups.end()) {
-        groups.push_back(Group{&vers[v], next, nm, race, v});
+        groups.push_back(Group{&vers[v], next, nm, race, {v}});
       } else {
-        g->newest = v;
+        g->versions.push_back(v);
         for (const auto& o : next)
           if (std::find(g->observers.begin(), g->observers.end(), o) == g->observers.end()) g->observers.push_back(o);
         g->names += "/" + nm;
@@ -618,7 +619,7 @@ class Explorer final : public Executor<Node>::Client {
       Node node;
       std::vector<const WordImage*> bytes;
       std::vector<std::string> names;
-      std::vector<unsigned> newest;  // per byte: the version it is
+      std::vector<unsigned> version;  // per byte: the version it is
       bool decoded = false;          // the ISA said these bytes need more
       // What the node was after each byte (index k: after byte k - 1), to
       // go back to when a byte is read anew.
@@ -659,7 +660,7 @@ class Explorer final : public Executor<Node>::Client {
         for (auto& [value, when] : byteValues(p.node, p.bytes[k]->symbolic.term, first + unsigned(k))) {
           Partial r = p;
           restore(r.node, r.after[k + 1]);
-          r.bytes.resize(k + 1), r.names.resize(k + 1), r.newest.resize(k + 1), r.after.resize(k + 2);
+          r.bytes.resize(k + 1), r.names.resize(k + 1), r.version.resize(k + 1), r.after.resize(k + 2);
           r.node.assume(when);
           r.bytes[k] = value;
           r.after[k + 1] = snapshot(r.node);
@@ -721,7 +722,7 @@ class Explorer final : public Executor<Node>::Client {
       seen(q.node, u, g.image, g.observers, g.names, g.race, true);
       q.bytes.push_back(g.image);
       q.names.push_back(g.names);
-      q.newest.push_back(g.newest);
+      q.version.push_back(g.versions.front());  // unmerged: one version a group
       q.decoded = false;
       q.after.push_back(snapshot(q.node));
       // The whole instruction is fetched between two serialisations of its
@@ -730,7 +731,7 @@ class Explorer final : public Executor<Node>::Client {
       std::vector<Observer> whole;
       for (const Observer& o : q.node.observers) {
         bool ok = true;
-        for (size_t k = 0; k < q.bytes.size() && ok; ++k) ok = s_.fetch->stillFetchable(o, first + unsigned(k), q.newest[k]);
+        for (size_t k = 0; k < q.bytes.size() && ok; ++k) ok = s_.fetch->stillFetchable(o, first + unsigned(k), q.version[k]);
         if (ok) whole.push_back(o);
       }
       if (whole.empty()) continue;

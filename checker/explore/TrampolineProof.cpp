@@ -93,8 +93,10 @@ class Proof {
       if (resume != abi_.link) atEntry_.setReg(abi_.link, c_.bv_const("entry.ra", w));
     }
     for (const std::string& r : k.clobbers) atEntry_.setReg(reg(r), c_.bv_const(("entry." + r).c_str(), w));
-    atEntry_.setReg(resume, atEntry_.fromAddress(resume_));
+    if (!k.resumeSlot) atEntry_.setReg(resume, atEntry_.fromAddress(resume_));
     atEntry_.setReg(abi_.sp, caller_.reg(abi_.sp) + c_.bv_val(uint64_t(k.stackAdjust), w));
+    if (k.resumeSlot) pushResume(*k.resumeSlot);
+    for (const z3::expr& e : code_.callerFacts(caller_, abi_)) prover_.assume(e);
     if (k.mode) {
       z3::expr m = atEntry_.reg(reg(k.mode->reg));
       prover_.assume(m == c_.bv_val(k.mode->regs, w) || m == c_.bv_val(k.mode->noregs, w));
@@ -109,6 +111,17 @@ class Proof {
       prover_.assume(z3::mk_or(any));
     }
     if (k.callback.callOps) assumeCallOps(*k.callback.callOps);
+  }
+
+  // x86: the site's call wrote the resume address at the trampoline's
+  // entry sp (+ the slot's offset). It is the site's store, not the
+  // trampoline's: no candidate for an exception's clobbering, which only
+  // reaches below the sp anyway.
+  void pushResume(int64_t slot) {
+    z3::expr at = atEntry_.address(atEntry_.reg(abi_.sp)) + c_.bv_val(uint64_t(slot), 64);
+    atEntry_.store(at, atEntry_.fromAddress(resume_), abi_.slotBytes);
+    atEntry_.stored.clear();
+    atEntry_.storedSinceBoundary.clear();
   }
 
   // What the site keeps true of F's ops literal (docs/trampolines.md,
@@ -169,7 +182,9 @@ class Proof {
     for (const auto& [name, term] : site_.symbols()) cx.symbols[name] = valueIn(m, term);
     for (const auto& [name, term] : code_.symbols) cx.symbols[name] = valueIn(m, term);
     const TrampolineContract& k = code_.contract;
-    cx.details.push_back("entry registers are F's; at " + k.key() + "'s entry " + k.resume + " = " +
+    std::string resumeAt = k.resumeSlot ? "[" + k.resume + (*k.resumeSlot ? "+" + std::to_string(*k.resumeSlot) : "") + "]"
+                                        : k.resume;
+    cx.details.push_back("entry registers are F's; at " + k.key() + "'s entry " + resumeAt + " = " +
                          hex(valueIn(m, resume_)) + " (the resume address), sp = F's sp " +
                          (k.stackAdjust < 0 ? "- " + std::to_string(-k.stackAdjust) : "+ " + std::to_string(k.stackAdjust)) +
                          (k.savedRa ? ", " + *k.savedRa + " = F's ra" : ""));

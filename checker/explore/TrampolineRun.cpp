@@ -19,6 +19,18 @@ struct Work : Execution {
   using Execution::Execution;
   TrampolineOutcome out;
   size_t at = 0;  // the word the current step runs
+  // Where the tracer's frame writes send control, once the callback ran
+  // with [[callback.writes]]: the resume address unless it wrote one.
+  std::optional<z3::expr> redirectedTo;
+};
+
+// A way out of the trampoline other than the callback.
+struct Exit {
+  enum class Kind { Resume, Enter, Direct } kind;
+  z3::expr at;
+  std::string name;
+  const TrampolineContract* handoff = nullptr;  // Direct: the entry it must meet
+  bool redirect = false;                        // only a tracer's write may ask for it
 };
 
 class Runner final : public Executor<Work>::Client {
@@ -41,7 +53,7 @@ class Runner final : public Executor<Work>::Client {
   }
 
   std::optional<Instruction> fetch(Work& w) override {
-    auto k = wordAt(w.cpu.pc);
+    auto k = wordAt(w);
     if (!k) {
       leave(w);
       return std::nullopt;
@@ -154,17 +166,30 @@ class Runner final : public Executor<Work>::Client {
   }
 
   // The trampoline word at pc, if pc is one.
-  std::optional<size_t> wordAt(const z3::expr& pc) const {
+  std::optional<size_t> wordAt(const Work& w) {
+    const z3::expr& pc = w.cpu.pc;
     bool wide = caller().width() == 64;
     z3::expr d = wide ? pc - code_.base : pc.extract(31, 0) - code_.base.extract(31, 0);
     d = d.simplify();
-    if (!d.is_numeral()) return std::nullopt;
-    uint64_t v = 0;
-    d.is_numeral_u64(v);
-    int64_t off = wide ? int64_t(v) : int64_t(int32_t(uint32_t(v)));
-    for (size_t k = 0; k < code_.words.size(); ++k)
-      if (code_.words[k].offset == off) return k;
-    return std::nullopt;
+    auto word = [&](const z3::expr& numeral) -> std::optional<size_t> {
+      uint64_t v = 0;
+      numeral.is_numeral_u64(v);
+      int64_t off = wide ? int64_t(v) : int64_t(int32_t(uint32_t(v)));
+      for (size_t k = 0; k < code_.words.size(); ++k)
+        if (code_.words[k].offset == off) return k;
+      return std::nullopt;
+    };
+    if (d.is_numeral()) return word(d);
+    // A return address read back from the stack byte by byte may stay in
+    // pieces the simplifier does not join (its low byte's sum split off):
+    // if it is one offset on this path, any assignment shows which, and
+    // the solver confirms it. (Register-held addresses need no question.)
+    if (!returnOnStack() || d.is_const()) return std::nullopt;
+    z3::expr v = z3::model(c_).eval(d, true);
+    if (!v.is_numeral()) return std::nullopt;
+    std::optional<size_t> k = word(v);
+    if (!k || executor_.decide(w, d != v) != Answer::Unsat) return std::nullopt;
+    return k;
   }
 
   // Memory at and above F's entry sp belongs to F's callers: every byte a
@@ -212,6 +237,39 @@ class Runner final : public Executor<Work>::Client {
 
   z3::expr callerSp() const { return caller().address(caller().reg(abi_.sp)); }
 
+  // F's return address: its link register, or (x86, AbiModel::link == sp)
+  // the slot at its entry sp, which nothing may write.
+  z3::expr callerReturnAddress() const {
+    if (abi_.link != abi_.sp) return caller().reg(abi_.link);
+    return caller().fromAddress(caller().peek(callerSp(), abi_.slotBytes));
+  }
+  bool returnOnStack() const { return abi_.link == abi_.sp; }
+
+  // The resume address as the contract `k` places it in `st`: its resume
+  // register, or the slot at sp.
+  z3::expr resumeHeld(const TrampolineContract& k, const MachineState& st) {
+    unsigned r = *isa_.parseRegister(k.resume, entry_->target);
+    if (!k.resumeSlot) return st.reg(r);
+    z3::expr at = st.address(st.reg(r)) + c_.bv_val(uint64_t(*k.resumeSlot), 64);
+    return st.fromAddress(frames_.rewrite(st.peek(at, abi_.slotBytes)).simplify());
+  }
+  static std::string resumeName(const TrampolineContract& k) {
+    if (!k.resumeSlot) return k.resume;
+    return "[" + k.resume + (*k.resumeSlot ? "+" + std::to_string(*k.resumeSlot) : "") + "]";
+  }
+
+  // Every way out the contract allows besides the callback.
+  std::vector<Exit> exits() const {
+    std::vector<Exit> out{{Exit::Kind::Resume, view_.resume, "the resume address", nullptr, false}};
+    const TrampolineCallback& cb = code_.contract.callback;
+    if (auto d = code_.direct())
+      out.push_back({Exit::Kind::Direct, *d, cb.callOps->direct, cb.callOps->handoff.get(), false});
+    for (const TrampolineRedirect& r : cb.redirects)
+      out.push_back({r.enter ? Exit::Kind::Enter : Exit::Kind::Direct, code_.symbols.at(r.target), r.target,
+                     r.handoff.get(), true});
+    return out;
+  }
+
   // pc left the trampoline's words: the callback, the resume address, or a fault.
   void leave(Work& w) {
     z3::expr pc = w.cpu.pc;
@@ -224,35 +282,54 @@ class Runner final : public Executor<Work>::Client {
     }
     bool calls = !code_.contract.callback.none();
     z3::expr atCallback = calls ? (pc == code_.callback()).simplify() : c_.bool_val(false);
-    z3::expr atResume = (pc == view_.resume).simplify();
-    std::optional<z3::expr> direct = code_.direct();
-    z3::expr atDirect = direct ? (pc == *direct).simplify() : c_.bool_val(false);
-    z3::expr elsewhere = !atCallback && !atResume && !atDirect;
+    std::vector<Exit> ways = exits();
+    z3::expr elsewhere = !atCallback;
+    std::string allowed = calls ? code_.contract.callback.symbol : "";
+    for (const Exit& e : ways) {
+      elsewhere = elsewhere && pc != e.at;
+      if (e.kind == Exit::Kind::Direct) allowed += (allowed.empty() ? "" : ", ") + ("the direct trampoline " + e.name);
+      if (e.kind == Exit::Kind::Enter) allowed += (allowed.empty() ? "" : ", ") + (e.name + " (replacing F)");
+    }
+    elsewhere = elsewhere.simplify();
     if (possible(w, elsewhere)) {
       Work bad = w;
       bad.assume(elsewhere);
-      std::string allowed = calls ? code_.contract.callback.symbol + ", " : "";
-      if (direct) allowed += "the direct trampoline " + code_.contract.callback.callOps->direct + ", ";
       z3::expr resume = view_.resume;
       violation(bad, c_.bool_val(true), [pc, allowed, resume](const z3::model& m) {
-        return "jumps to " + hex(valueIn(m, pc)) + ", which is none of " + allowed + "the resume address " +
-               hex(valueIn(m, resume));
+        return "jumps to " + hex(valueIn(m, pc)) + ", which is none of " + allowed + (allowed.empty() ? "" : ", ") +
+               "the resume address " + hex(valueIn(m, resume));
       });
       finish(bad);
     }
-    if (possible(w, atResume)) {
-      Work back = w;
-      back.assume(atResume);
-      resume(back);
-    }
-    if (direct && possible(w, atDirect)) {
-      Work over = w;
-      over.assume(atDirect);
-      handOff(over);
+    for (const Exit& e : ways) {
+      z3::expr here = (pc == e.at).simplify();
+      if (!possible(w, here)) continue;
+      Work out = w;
+      out.assume(here);
+      asked(out, e);
+      if (e.kind == Exit::Kind::Direct) handOff(out, *e.handoff, e.name);
+      else resume(out, e);
     }
     if (possible(w, atCallback)) {
       w.assume(atCallback);
       if (call(w)) executor_.later(std::move(w));
+    }
+  }
+
+  // Control leaves where the tracer's frame writes send it, and a way out
+  // that only such a write names is taken only when the tracer wrote it.
+  void asked(Work& w, const Exit& e) {
+    z3::expr pc = w.cpu.pc;
+    std::string name = e.name;
+    if (w.redirectedTo) {
+      z3::expr want = *w.redirectedTo;
+      violation(w, want != pc, [want, pc](const z3::model& m) {
+        return "leaves for " + hex(valueIn(m, pc)) + ", but the tracer's frame says " + hex(valueIn(m, want));
+      });
+    } else if (e.redirect) {
+      violation(w, c_.bool_val(true), [name](const z3::model&) {
+        return "goes to " + name + ", which only the tracer may ask for (through the regs frame)";
+      });
     }
   }
 
@@ -274,7 +351,7 @@ class Runner final : public Executor<Work>::Client {
       return "the ip argument (" + a0 + ") is " + hex(valueIn(m, ip)) + "; the traced site's ip is " +
              hex(valueIn(m, wantIp));
     });
-    z3::expr parent = st.reg(argument(1)), wantParent = caller().reg(abi_.link);
+    z3::expr parent = st.reg(argument(1)), wantParent = callerReturnAddress();
     violation(w, parent != wantParent, [parent, wantParent, a1](const z3::model& m) {
       return "the parent ip argument (" + a1 + ") is " + hex(valueIn(m, parent)) +
              "; the traced function's return address is " + hex(valueIn(m, wantParent));
@@ -291,15 +368,17 @@ class Runner final : public Executor<Work>::Client {
         return "the ops argument (" + a2 + ") is " + hex(valueIn(m, ops)) + "; " + sym + " holds " + hex(valueIn(m, want));
       });
     }
+    z3::expr regsMode = c_.bool_val(true);
+    bool canRegs = false;
     if (cb.regs) {
-      z3::expr regsMode = c_.bool_val(true);
       if (const auto& mode = code_.contract.mode)
         if (auto r = isa_.parseRegister(mode->reg, entry_->target))
           regsMode = entry_->reg(*r) == c_.bv_val(mode->regs, entry_->width());
       z3::expr regs = st.reg(argument(3)), zero = c_.bv_val(0, st.width());
       // The mode test has usually forked the path already: ask only what
       // this path allows (loads from a null frame are not worth building).
-      bool canRegs = possible(w, regsMode), canNoregs = possible(w, !regsMode);
+      canRegs = possible(w, regsMode);
+      bool canNoregs = possible(w, !regsMode);
       if (canRegs)
         violation(w, regsMode && regs == zero,
                   [a3](const z3::model&) { return "regs mode, but the regs argument (" + a3 + ") is null"; });
@@ -335,8 +414,11 @@ class Runner final : public Executor<Work>::Client {
       return cb.symbol + " may write memory up to " + hex(valueIn(m, owned)) + ", above F's entry sp " +
              hex(valueIn(m, top));
     });
-    // The call itself: returns to ra with the ABI's guarantees only.
-    z3::expr back = st.address(st.reg(abi_.link));
+    // The call itself: returns to ra (x86: to the address its call pushed
+    // at sp, popping it) with the ABI's guarantees only.
+    z3::expr back = returnOnStack() ? addresses_.rewrite(frames_.rewrite(st.peek(sp, abi_.slotBytes)).simplify())
+                                    : st.address(st.reg(abi_.link));
+    z3::expr regs = st.reg(argument(3));
     z3::expr memory = st.memory;
     isa_.callExternal(st, cb.symbol, w.out.callbacks);
     // Memory: the ABI model's "below sp changes", written as an offset from
@@ -352,20 +434,53 @@ class Runner final : public Executor<Work>::Client {
     z3::expr inHome = abi_.homeBytes ? z3::ult(offset, c_.bv_val(abi_.homeBytes, 64)) : c_.bool_val(false);
     st.memory = z3::lambda(a, z3::ite(offset < c_.bv_val(0, 64), z3::select(below, a),
                                       z3::ite(inHome, z3::select(home, a), z3::select(memory, a))));
+    if (returnOnStack()) st.setReg(abi_.sp, st.fromAddress(sp + c_.bv_val(abi_.slotBytes, 64)));
+    if (!cb.redirects.empty() && canRegs) redirect(w, regs, regsMode, prefix);
     w.out.events.push_back(TrampolineEvent{TrampolineEvent::Kind::Callback, w.cpu.pc, {}, nullptr, cb.symbol, false});
     w.cpu.pc = back;
     ++w.out.callbacks;
     return true;
   }
 
-  // Back at the site: the caller's live state must be whole again.
-  void resume(Work& w) {
+  // [[callback.writes]]: the tracer writes one of the named addresses into
+  // its slot of the frame, or nothing (a fresh choice). The slots must lie
+  // in the trampoline's frame, below F's entry sp, or the tracer would
+  // write F's caller's memory.
+  void redirect(Work& w, const z3::expr& regs, const z3::expr& regsMode, const std::string& prefix) {
+    MachineState& st = w.cpu.state;
+    const auto& redirects = code_.contract.callback.redirects;
+    z3::expr choice = c_.bv_const((prefix + "writes").c_str(), 8);
+    z3::expr to = view_.resume;
+    z3::expr top = callerSp();
+    for (size_t k = 0; k < redirects.size(); ++k) {
+      const TrampolineRedirect& r = redirects[k];
+      z3::expr slot = frames_.index(st.normalize(st.address(regs) + c_.bv_val(uint64_t(r.at), 64)));
+      z3::expr end = slot + c_.bv_val(abi_.pointerBytes, 64);
+      if (!justBelow(slot, top) || !(z3::eq(end.simplify(), top.simplify()) || justBelow(end, top)))
+        violation(w, regsMode && (z3::ugt(end, top) || z3::ult(end, slot)), [r, slot, top](const z3::model& m) {
+          return "the tracer's regs + " + std::to_string(r.at) + " is " + hex(valueIn(m, slot)) +
+                 ", not below F's entry sp " + hex(valueIn(m, top));
+        });
+      z3::expr chosen = regsMode && choice == c_.bv_val(k + 1, 8);
+      z3::expr target = code_.symbols.at(r.target);
+      z3::expr old = st.peek(slot, abi_.pointerBytes);
+      z3::expr value = abi_.pointerBytes * 8 < 64 ? target.extract(abi_.pointerBytes * 8 - 1, 0) : target;
+      st.store(slot, z3::ite(chosen, value, old).simplify(), abi_.pointerBytes);
+      to = z3::ite(chosen, target, to);
+    }
+    w.redirectedTo = to.simplify();
+  }
+
+  // Back at the site (or at the function a tracer's write put in its
+  // place): the caller's live state must be whole again.
+  void resume(Work& w, const Exit& e) {
     const MachineState& now = w.cpu.state;
     std::string cb = code_.contract.callback.symbol;
-    if (w.out.callbacks == 0 && !code_.contract.callback.none())
+    if (e.kind == Exit::Kind::Resume && w.out.callbacks == 0 && !code_.contract.callback.none())
       violation(w, c_.bool_val(true), [cb](const z3::model&) {
         return "returns to the resume address without calling " + cb;
       });
+    std::string where = e.kind == Exit::Kind::Resume ? "the resume address" : e.name;
     std::vector<unsigned> except;
     for (const std::string& r : code_.contract.clobbers)
       if (auto n = isa_.parseRegister(r, entry_->target)) except.push_back(*n);
@@ -374,12 +489,15 @@ class Runner final : public Executor<Work>::Client {
       z3::expr before = caller().reg(r), after = now.reg(r);
       if (z3::eq(before, after)) continue;
       std::string n = name(r);
-      violation(w, before != after, [n, before, after](const z3::model& m) {
+      violation(w, before != after, [n, before, after, where](const z3::model& m) {
         return n + " is not restored: " + hex(valueIn(m, before)) + " at F's entry, " + hex(valueIn(m, after)) +
-               " at the resume address";
+               " at " + where;
       });
     }
-    w.out.resumed = w.cpu;
+    // Entering a replacement ends the pass as a hand-over does: the site
+    // is not resumed.
+    if (e.kind == Exit::Kind::Resume) w.out.resumed = w.cpu;
+    else w.out.handedOff = true;
     finish(w);
   }
 
@@ -390,11 +508,9 @@ class Runner final : public Executor<Work>::Client {
   // registers (arm64's BTYPE after `br x17`) within their values and
   // every other live register as at F's entry. That trampoline's proof
   // covers what follows; the tracer callback is its business, not ours.
-  void handOff(Work& w) {
-    const TrampolineContract& k = *code_.contract.callback.callOps->handoff;
+  void handOff(Work& w, const TrampolineContract& k, const std::string& who) {
     const MachineState& now = w.cpu.state;
     const Target& t = entry_->target;
-    std::string who = code_.contract.callback.callOps->direct;
     auto must = [&](const z3::expr& ok, const std::string& what, const z3::expr& got, const z3::expr& want) {
       violation(w, !ok, [who, what, got, want](const z3::model& m) {
         return "hands over to " + who + " with " + what + " = " + hex(valueIn(m, got)) + ", not " +
@@ -403,12 +519,12 @@ class Runner final : public Executor<Work>::Client {
     };
     std::vector<unsigned> set;
     unsigned resume = *isa_.parseRegister(k.resume, t);
-    z3::expr wantResume = now.fromAddress(view_.resume);
-    must(now.reg(resume) == wantResume, k.resume + " (the resume address)", now.reg(resume), wantResume);
-    set.push_back(resume);
+    z3::expr wantResume = now.fromAddress(view_.resume), heldResume = resumeHeld(k, now);
+    must(heldResume == wantResume, resumeName(k) + " (the resume address)", heldResume, wantResume);
+    if (!k.resumeSlot) set.push_back(resume);
     if (k.savedRa) {
       unsigned ra = *isa_.parseRegister(*k.savedRa, t);
-      z3::expr want = caller().reg(abi_.link);
+      z3::expr want = callerReturnAddress();
       must(now.reg(ra) == want, *k.savedRa + " (F's return address)", now.reg(ra), want);
       set.push_back(ra);
       set.push_back(abi_.link);
@@ -449,6 +565,17 @@ class Runner final : public Executor<Work>::Client {
 z3::expr TrampolineCode::entry() const {
   z3::context& c = base.ctx();
   return base + c.bv_val(uint64_t(contract.entryOffset), 64);
+}
+
+std::vector<z3::expr> TrampolineCode::callerFacts(const MachineState& caller, const AbiModel& abi) const {
+  std::vector<z3::expr> out;
+  const auto& ops = contract.callback.ops;
+  if (!ops) return out;
+  z3::context& c = base.ctx();
+  z3::expr at = symbols.at(*ops), end = at + c.bv_val(abi.pointerBytes, 64);
+  z3::expr sp = caller.address(caller.reg(abi.sp)), low = sp - c.bv_val(0x10000, 64);
+  out.push_back(z3::ule(end, low) || z3::uge(at, sp));
+  return out;
 }
 
 std::string trampolineOrigin(const TrampolineCode& code, size_t word) {

@@ -44,6 +44,11 @@ struct TrampolineCode {
   std::optional<z3::expr> opsLiteral;   // CALL_OPS: the address of F's ops pointer
 
   z3::expr entry() const;
+  // What a run may assume of F's entry state besides the ABI's entry
+  // assumptions: the data the contract names (the ops pointer's home) is
+  // kernel data, apart from the 64 KiB below F's sp where the trampoline
+  // and the exception entry build frames.
+  std::vector<z3::expr> callerFacts(const MachineState& caller, const AbiModel&) const;
   z3::expr callback() const { return symbols.at(contract.callback.symbol); }
   // The direct trampoline a CALL_OPS trampoline may hand over to, if any.
   std::optional<z3::expr> direct() const {

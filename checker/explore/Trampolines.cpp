@@ -142,6 +142,7 @@ class Loader {
       if (cb.ops) used.push_back(*cb.ops);
       if (cb.callOps) used.push_back(cb.callOps->ops);
       if (cb.callOps && !cb.callOps->direct.empty()) used.push_back(cb.callOps->direct);
+      for (const TrampolineRedirect& r : cb.redirects) used.push_back(r.target);
       for (const std::string& name : used)
         if (!term(name))
           errors_.push_back({{files_.contract, 1, 1}, "symbol '" + name +
@@ -159,43 +160,59 @@ class Loader {
   }
 
   void checkNames() {
+    for (size_t i = 0; i < contract_.entries.size(); ++i) checkNames(contract_.entries[i], contract_.entryWhere[i]);
+  }
+
+  void checkNames(const TrampolineContract& e, const SourceLocation& at) {
     auto known = [&](const std::string& r) { return modelOf(t_).parseRegister(r, t_).has_value(); };
-    for (size_t i = 0; i < contract_.entries.size(); ++i) {
-      const TrampolineContract& e = contract_.entries[i];
-      const SourceLocation& at = contract_.entryWhere[i];
-      std::vector<std::string> regs{e.resume};
-      if (e.savedRa) regs.push_back(*e.savedRa);
-      if (e.mode) regs.push_back(e.mode->reg);
-      regs.insert(regs.end(), e.clobbers.begin(), e.clobbers.end());
-      for (const auto& [slot, off] : e.callback.ptRegs)
-        if (slot != "epc" && slot != "resume") regs.push_back(slot);
-      for (const std::string& r : regs)
-        if (!known(r)) errors_.push_back({at, "'" + r + "' is not a register under " + std::string(t_.abiName())});
-      for (const auto& [r, allowed] : e.values)
-        if (!registerNumber(modelOf(t_), r, t_))
-          errors_.push_back({at, "'" + r + "' is not in the register file of " + t_.str()});
-    }
+    std::vector<std::string> regs{e.resume};
+    if (e.savedRa) regs.push_back(*e.savedRa);
+    if (e.mode) regs.push_back(e.mode->reg);
+    regs.insert(regs.end(), e.clobbers.begin(), e.clobbers.end());
+    for (const auto& [slot, off] : e.callback.ptRegs)
+      if (slot != "epc" && slot != "resume") regs.push_back(slot);
+    for (const std::string& r : regs)
+      if (!known(r)) errors_.push_back({at, "'" + r + "' is not a register under " + std::string(t_.abiName())});
+    // A resume slot is where the site's call left the address: at the
+    // stack pointer the contract's stack_adjust places.
+    const IsaModel& isa = modelOf(t_);
+    if (e.resumeSlot && known(e.resume) && *isa.parseRegister(e.resume, t_) != isa.abi(t_).sp)
+      errors_.push_back({at, "a resume slot must be at the stack pointer, not at '" + e.resume + "'"});
+    for (const auto& [r, allowed] : e.values)
+      if (!registerNumber(modelOf(t_), r, t_))
+        errors_.push_back({at, "'" + r + "' is not in the register file of " + t_.str()});
   }
 
   // [call_ops] direct_contract: the entry convention a direct trampoline
   // is handed over with, read from that trampoline's own contract file.
+  // The same for a direct trampoline the tracer names through the regs
+  // frame ([[callback.writes]] direct, direct_contract).
   void loadHandoff() {
     if (contract_.entries.empty()) return;
     const TrampolineCallback& cb = contract_.entries.front().callback;
-    if (!cb.callOps || cb.callOps->directContract.empty()) return;
-    std::string path = (fs::path(files_.contract).parent_path() / cb.callOps->directContract).string();
+    if (cb.callOps && !cb.callOps->directContract.empty())
+      if (auto handoff = directEntry(cb.callOps->directContract))
+        for (TrampolineContract& e : contract_.entries) e.callback.callOps->handoff = handoff;
+    for (size_t i = 0; i < cb.redirects.size(); ++i)
+      if (!cb.redirects[i].enter)
+        if (auto handoff = directEntry(cb.redirects[i].contract))
+          for (TrampolineContract& e : contract_.entries) e.callback.redirects[i].handoff = handoff;
+  }
+
+  std::shared_ptr<const TrampolineContract> directEntry(const std::string& file) {
+    std::string path = (fs::path(files_.contract).parent_path() / file).string();
     auto loaded = loadContractFile(path);
     if (auto* e = std::get_if<Diagnostics>(&loaded)) {
       errors_.insert(errors_.end(), e->begin(), e->end());
-      return;
+      return nullptr;
     }
     const ContractFile& other = std::get<ContractFile>(loaded);
     if (other.entries.size() != 1 || other.entries.front().entryOffset != 0) {
       errors_.push_back({{path, 1, 1}, "a direct trampoline's contract must have one entry, at offset 0"});
-      return;
+      return nullptr;
     }
-    auto handoff = std::make_shared<const TrampolineContract>(other.entries.front());
-    for (TrampolineContract& e : contract_.entries) e.callback.callOps->handoff = handoff;
+    checkNames(other.entries.front(), other.entryWhere.front());  // its registers, for this target
+    return std::make_shared<const TrampolineContract>(other.entries.front());
   }
 
   std::vector<TrampolineWord> assemble() {
@@ -277,12 +294,20 @@ class Loader {
       const TrampolineCallback& cb = contract_.entries.front().callback;
       if (!cb.none()) targets.push_back(cb.symbol);
       if (cb.callOps && !cb.callOps->direct.empty()) targets.push_back(cb.callOps->direct);
+      for (const TrampolineRedirect& r : cb.redirects) targets.push_back(r.target);
     }
     for (const std::string& name : targets) {
       z3::expr cb = symbols_.at(name);
       constraints_.push_back(z3::ult(cb, t) || z3::uge(cb, end));
       constraints_.push_back(z3::ult(cb, siteStart) || z3::uge(cb, siteEnd));
     }
+    // What a tracer's write names is another function than the callback
+    // and than every other such target (a livepatch's new function is no
+    // direct trampoline).
+    if (!contract_.entries.empty())
+      for (const TrampolineRedirect& r : contract_.entries.front().callback.redirects)
+        for (const std::string& other : targets)
+          if (other != r.target) constraints_.push_back(symbols_.at(r.target) != symbols_.at(other));
     for (const auto& [name, other] : site_.symbols)  // other functions the spec names
       if (name != symbol_ && name != site_.spec.function)
         constraints_.push_back(z3::ult(other, t) || z3::uge(other, end));

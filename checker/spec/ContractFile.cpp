@@ -157,7 +157,7 @@ class ContractReader {
   }
 
   void loadCallback(const toml::table& t, TrampolineCallback& cb) {
-    onlyKeys(t, {"symbol", "ip", "ops", "regs"}, "in [callback]");
+    onlyKeys(t, {"symbol", "ip", "ops", "regs", "writes"}, "in [callback]");
     if (const toml::node* n = t.get("symbol")) cb.symbol = string(*n, "callback symbol").value_or("");
     else error(at(t), "[callback] needs 'symbol'");
     if (const toml::node* n = t.get("ip")) {
@@ -176,6 +176,31 @@ class ContractReader {
     }
     if (const toml::node* n = t.get("ops")) cb.ops = string(*n, "ops");
     if (const toml::node* n = t.get("regs")) cb.regs = boolean(*n, "regs").value_or(false);
+    if (const toml::node* n = t.get("writes")) {
+      const toml::array* a = n->as_array();
+      if (!a || !a->is_array_of_tables()) error(at(*n), "'writes' must be [[callback.writes]] tables");
+      else
+        for (const toml::node& e : *a) loadRedirect(*e.as_table(), cb);
+      if (!cb.regs) error(at(*n), "[[callback.writes]] needs 'regs = true' (the tracer writes through the regs pointer)");
+    }
+  }
+
+  // One thing the tracer may write in the regs frame: the address of a
+  // function that replaces F (enter) or of a direct trampoline (direct).
+  void loadRedirect(const toml::table& t, TrampolineCallback& cb) {
+    onlyKeys(t, {"at", "enter", "direct", "direct_contract"}, "in [[callback.writes]]");
+    TrampolineRedirect r;
+    if (const toml::node* n = t.get("at")) r.at = integer(*n, "at").value_or(0);
+    else error(at(t), "[[callback.writes]] needs 'at' (the slot's offset from the regs pointer)");
+    const toml::node* enter = t.get("enter");
+    const toml::node* direct = t.get("direct");
+    if (bool(enter) == bool(direct)) error(at(t), "[[callback.writes]] needs exactly one of 'enter' and 'direct'");
+    if (enter) r.target = string(*enter, "enter").value_or(""), r.enter = true;
+    if (direct) r.target = string(*direct, "direct").value_or("");
+    if (const toml::node* n = t.get("direct_contract")) r.contract = string(*n, "direct_contract").value_or("");
+    if (direct && r.contract.empty()) error(at(t), "a 'direct' write needs 'direct_contract' (the convention it is handed over with)");
+    if (enter && t.get("direct_contract")) error(at(t), "'direct_contract' belongs to a 'direct' write");
+    cb.redirects.push_back(r);
   }
 
   void loadCallOps(const toml::table& t, TrampolineCallback& cb) {
@@ -221,6 +246,31 @@ class ContractReader {
     }
   }
 
+  // "[rsp]" or "[rsp+8]": the resume address lies in memory at the
+  // register's entry value plus the offset (x86: the call pushed it).
+  void resumeSlot(const toml::node& n, TrampolineContract& k) {
+    std::string inside = k.resume.size() > 2 && k.resume.back() == ']' ? k.resume.substr(1, k.resume.size() - 2) : "";
+    size_t sign = inside.find_first_of("+-");
+    std::string reg = inside.substr(0, sign);
+    int64_t offset = 0;
+    bool ok = !reg.empty();
+    if (ok && sign != std::string::npos) {
+      try {
+        size_t used = 0;
+        offset = std::stoll(inside.substr(sign), &used, 0);
+        ok = used == inside.size() - sign;
+      } catch (...) {
+        ok = false;
+      }
+    }
+    if (!ok) {
+      error(at(n), "resume must be a register or a stack slot \"[sp]\" / \"[sp+N]\", not '" + k.resume + "'");
+      return;
+    }
+    k.resume = reg;
+    k.resumeSlot = offset;
+  }
+
   void loadEntry(const toml::table& t, const TrampolineCallback& cb) {
     onlyKeys(t, {"offset", "resume", "saved_ra", "stack_adjust", "mode", "clobbers", "values"}, "in [[entry]]");
     TrampolineContract k;
@@ -228,8 +278,12 @@ class ContractReader {
     k.callback = cb;
     if (const toml::node* n = t.get("offset")) k.entryOffset = integer(*n, "offset").value_or(0);
     if (k.entryOffset < 0 || k.entryOffset % 4) error(at(t), "entry offset must be a non-negative multiple of 4");
-    if (const toml::node* n = t.get("resume")) k.resume = string(*n, "resume").value_or("");
-    else error(at(t), "[[entry]] needs 'resume' (the register holding the resume address)");
+    if (const toml::node* n = t.get("resume")) {
+      k.resume = string(*n, "resume").value_or("");
+      if (!k.resume.empty() && k.resume.front() == '[') resumeSlot(*n, k);
+    } else {
+      error(at(t), "[[entry]] needs 'resume' (the register holding the resume address, or \"[rsp]\")");
+    }
     if (const toml::node* n = t.get("saved_ra")) k.savedRa = string(*n, "saved_ra");
     if (const toml::node* n = t.get("stack_adjust")) k.stackAdjust = integer(*n, "stack_adjust").value_or(0);
     if (const toml::node* n = t.get("clobbers")) k.clobbers = strings(*n, "clobbers");

@@ -1,6 +1,6 @@
 #pragma once
-// What a trampoline expects when a site calls it: which register holds the
-// address where the site resumes, which holds the caller's ra when the call
+// What a trampoline expects when a site calls it: which register (or, on
+// x86, which stack slot) holds the address where the site resumes, which holds the caller's ra when the call
 // itself overwrote ra (the legacy `move at, ra; jal _mcount`), how far the
 // site moved sp, and a mode register. Proven separately for its code
 // (checker/explore/TrampolineProof.h); the format of the contract files is in
@@ -42,6 +42,22 @@ struct TrampolineCallOps {
   std::shared_ptr<const TrampolineContract> handoff;  // directContract's entry, once loaded
 };
 
+// What a tracer may leave in the regs frame for the trampoline to act on
+// after the call (x86's ftrace_regs_caller: livepatch sets regs->ip to the
+// new function, a direct call sets regs->orig_ax to its trampoline). The
+// callback writes the address of `target` at regs + `at`, or leaves the
+// frame alone; at most one redirect per call.
+struct TrampolineRedirect {
+  int64_t at = 0;        // offset from the regs pointer
+  std::string target;    // the symbol whose address the tracer writes
+  // true: the new function replaces F, entered with F's entry state (as at
+  // the resume address); false: a direct trampoline, handed over to with
+  // the entry of `contract` (a contract file beside this one).
+  bool enter = false;
+  std::string contract;
+  std::shared_ptr<const TrampolineContract> handoff;  // contract's entry, once loaded
+};
+
 // The C function the trampoline calls, and what it must receive:
 // a0 = ip (the traced site's rec->ip), a1 = parent ip (the traced
 // function's return address), a2 = ops, a3 = regs pointer.
@@ -58,6 +74,7 @@ struct TrampolineCallback {
   // ("resume" = the resume address, as arm64's fregs->pc).
   std::vector<std::pair<std::string, int64_t>> ptRegs;
   std::optional<TrampolineCallOps> callOps;
+  std::vector<TrampolineRedirect> redirects;
 
   // A trampoline without a callback (an empty symbol) must reach the
   // resume address without calling anything.
@@ -67,6 +84,10 @@ struct TrampolineCallback {
 struct TrampolineContract {
   std::string symbol;
   std::string resume;                  // register holding the resume address
+  // Set when the resume address lies in memory at `resume`'s entry value
+  // plus this offset rather than in the register: "[rsp]", where x86's
+  // call pushed it (AbiModel::link == sp).
+  std::optional<int64_t> resumeSlot;
   std::optional<std::string> savedRa;  // register holding the caller's ra
   int64_t stackAdjust = 0;             // sp at entry = caller's sp + stackAdjust
   std::vector<std::string> clobbers;   // registers the site may change besides ABI-dead ones
