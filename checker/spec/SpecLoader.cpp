@@ -863,6 +863,11 @@ class SpecLoader {
       last = toUnit.value_or(s.index);
       return s;
     }
+    if (!spec_.byteUnits && text.compare(i, 2, "..") == 0) {
+      error(where(i), "a byte range 'write I..J' is for byte sites ([site] bytes = N); a word site writes one "
+                      "word a step");
+      return std::nullopt;
+    }
     if (text[i] != '=') {
       error(where(i), "expected '= \"insn\"'" + std::string(spec_.byteUnits ? ", '..J'" : "") +
                           " or the end after 'write " + std::to_string(written) + "'");
