@@ -156,14 +156,11 @@ class SpecChecker {
       for (const StepSpec& s : t.steps) {
         // text_poke_bp publishes the new instruction of each address it
         // writes the breakpoint at; its handler emulates that instruction.
+        // A breakpoint where no new instruction starts is in no vector: a
+        // CPU that runs it takes #BP unhandled (the explorer's fault).
         if (s.kind != StepSpec::Kind::Write || !s.interim || trimmed(s.interim->text) != *trap) continue;
         const auto& starts = site_.instructions(t.to);
-        auto at = starts.find(s.index);
-        if (at == starts.end())
-          errs.push_back({s.where, "'" + s.text + "': no instruction of '" + t.to + "' starts at byte " +
-                                       std::to_string(s.index) + ", so the " + std::string(*trap) +
-                                       " handler has nothing to emulate there"});
-        else breakpoints_[s.index] = at->second;
+        if (auto at = starts.find(s.index); at != starts.end()) breakpoints_[s.index] = at->second;
       }
     if (!errs.empty()) return errs;
     // The steps must end in `to` (a synthesis prefix need not).

@@ -154,7 +154,8 @@ StepEffect Execution::run() {
   }
   const Row* row = rowFor(d_.insn, d_.operands.data());
   if (!row) {
-    trap(FaultKind::ReservedInstruction, text() + ": not in patchcheck's x86-64 subset (taken as #UD)");
+    trap(FaultKind::ReservedInstruction, text() + ": outside patchcheck's x86-64 subset: what it does is not modelled, so a pass "
+                                                 "that runs it is refuted (taken as #UD)");
     return effect_;
   }
   const Op op = row->op;
@@ -174,7 +175,7 @@ StepEffect Execution::run() {
 
   switch (op) {
     case Op::Nop: break;  // nopl 0(%rax,%rax,1) reads no memory
-    case Op::Int3: trap(FaultKind::Break, text()); break;
+    case Op::Int3: trap(FaultKind::Break, text() + " (#BP): no int3 handler takes this address"); break;
     case Op::Undefined: trap(FaultKind::ReservedInstruction, text() + " (#UD)"); break;
     case Op::Hlt:
       effect(text(), EffectKind::Wait);
