@@ -82,6 +82,9 @@ class SpecChecker {
     Timeline tl = Timeline::of(TransitionSpec{}, regionUnits());
     ModelSpec m = spec_.model;
     FetchModel fm(tl, m, When::Live);
+    starts_.clear();
+    if (spec_.byteUnits)
+      for (const auto& [unit, insn] : site_.instructions(st.name)) starts_.insert(unit);
     PassSetup ps = setup(tl, fm, declared);
     for (unsigned i = 0; i < spec_.siteUnits(); ++i) ps.versions[i] = {site_.state(st.name)[i]};
     ps.trackReached = true;
@@ -150,6 +153,13 @@ class SpecChecker {
         errs.push_back({s.where, "write " + w + " addresses a body word, which no state holds: give the word as "
                                      "write " + w + " = \"insn\""});
       }
+    }
+    starts_.clear();
+    if (spec_.byteUnits) {
+      for (const std::string& state : {t.from, t.to})
+        for (const auto& [unit, insn] : site_.instructions(state)) starts_.insert(unit);
+      for (const StepSpec& s : t.steps)
+        if (s.kind == StepSpec::Kind::Write && s.interim) starts_.insert(s.index);
     }
     breakpoints_.clear();
     if (auto trap = site_.target().isa->patchBreakpoint(); trap && spec_.byteUnits)
@@ -220,6 +230,7 @@ class SpecChecker {
   // The transition's breakpoint addresses (byte sites): unit -> the new
   // instruction there.
   std::map<unsigned, std::shared_ptr<const WordImage>> breakpoints_;
+  std::set<unsigned> starts_;  // PassSetup::instructionStarts
 
   static std::string trimmed(const std::string& s) {
     size_t b = s.find_first_not_of(" \t"), e = s.find_last_not_of(" \t");
@@ -277,6 +288,7 @@ class SpecChecker {
     ps.budget = opt_.budget;
     ps.maxSteps = opt_.limits.maxSteps;
     ps.breakpoints = breakpoints_;
+    ps.instructionStarts = starts_;
     ps.breakpointHandler = spec_.model.breakpoint;
     ps.versions.resize(regionUnits());
     ps.versionNames.resize(regionUnits());

@@ -36,7 +36,7 @@ struct Event {
   std::string versionName;
   std::optional<z3::expr> pc, wordTerm;
   const WordImage* image = nullptr;
-  bool taken = false;
+  bool taken = false;  // Settle, Step: the branch was taken; Interrupt: in a delay slot
   unsigned landed = 0;
   std::optional<TrampolineEvent> step;  // Step
   std::shared_ptr<const MemoryOverlay> overlay;  // Fetch: what the site's data units may read as
@@ -265,7 +265,7 @@ class Explorer final : public Executor<Node>::Client {
     child.cpu.interrupt();
     child.observers = after;
     ++child.interrupts;
-    child.events.push_back(Event{Event::Kind::Interrupt, 0, "", child.cpu.pc, std::nullopt, nullptr, false, 0, std::nullopt, nullptr});
+    child.events.push_back(Event{Event::Kind::Interrupt, 0, "", child.cpu.pc, std::nullopt, nullptr, inSlot, 0, std::nullopt, nullptr});
     later(std::move(child));
   }
 
@@ -615,6 +615,15 @@ class Explorer final : public Executor<Node>::Client {
   // Each distinct mix of versions is its own execution: a torn
   // instruction is simply one of them.
   std::optional<Instruction> fetchBytes(Node& n, unsigned first) {
+    if (!s_.instructionStarts.empty() && !s_.instructionStarts.count(first) && !s_.witnessOnly) {
+      std::string unit = s_.site->spec().unitName(first);
+      addHazard(n, c_.bool_val(true), Hazard::Kind::Elsewhere, [unit](const z3::model&) {
+        return "the pass decodes from " + unit + ", where no state it may see starts an instruction: it runs "
+               "bytes nobody wrote as code there (the tail of a torn instruction, or the middle of a new one)";
+      });
+      finish(n);
+      return std::nullopt;
+    }
     struct Partial {
       Node node;
       std::vector<const WordImage*> bytes;
@@ -1001,7 +1010,8 @@ class Explorer final : public Executor<Node>::Client {
       } else if (e.kind == Event::Kind::Interrupt) {
         std::string where = cx.trace.empty() ? "at entry" : "after " + cx.trace.back().text;
         cx.interrupts.push_back("interrupt " + where + ": resumes at " + nameAddress(u64(m.eval(*e.pc, true)), m));
-        if (!cx.trace.empty()) cx.trace.back().note += "<- interrupt here (in its delay slot: EPC = the branch)";
+        if (!cx.trace.empty())
+          cx.trace.back().note += e.taken ? "<- interrupt here (in its delay slot: EPC = the branch)" : "<- interrupt here";
       } else if (e.kind == Event::Kind::Call) {
         cx.details.push_back("the pass runs " + e.versionName + "'s code inline (--inline-trampolines)");
       } else if (e.kind == Event::Kind::Step && e.step->kind != TrampolineEvent::Kind::Settle) {

@@ -51,6 +51,12 @@ struct PassSetup {
   // handler does ([model] int3_handler).
   std::map<unsigned, std::shared_ptr<const WordImage>> breakpoints;
   ModelSpec::Breakpoint breakpointHandler = ModelSpec::Breakpoint::Emulate;
+  // A byte site's units where an instruction of some state the pass may
+  // see (from, to, an interim) starts. A pass that decodes from any other
+  // unit runs bytes as code that nobody wrote as code there (the tail of a
+  // torn instruction, a resume in the middle of a new one): a hazard. Empty
+  // on word sites.
+  std::set<unsigned> instructionStarts;
   // Further facts this exploration assumes (the placement's I-cache line
   // split under stale).
   std::vector<z3::expr> assumptions;
