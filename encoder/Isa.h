@@ -99,6 +99,12 @@ class IsaPlugin {
   // if the ISA has such a protocol. The model reports its execution as a
   // FaultKind::Break at its address.
   virtual std::optional<std::string_view> patchBreakpoint() const { return std::nullopt; }
+  // Why the breakpoint handler cannot emulate `insn` as the new instruction
+  // of a breakpointed address (the kernel refuses to patch it), if so.
+  virtual std::optional<std::string> breakpointRefuses(const Unit& insn) const {
+    (void)insn;
+    return std::nullopt;
+  }
 
  protected:
   IsaPlugin() = default;

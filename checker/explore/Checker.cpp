@@ -170,7 +170,15 @@ class SpecChecker {
         // CPU that runs it takes #BP unhandled (the explorer's fault).
         if (s.kind != StepSpec::Kind::Write || !s.interim || trimmed(s.interim->text) != *trap) continue;
         const auto& starts = site_.instructions(t.to);
-        if (auto at = starts.find(s.index); at != starts.end()) breakpoints_[s.index] = at->second;
+        auto at = starts.find(s.index);
+        if (at == starts.end()) continue;
+        if (spec_.model.breakpoint == ModelSpec::Breakpoint::Emulate)
+          if (auto why = site_.target().isa->breakpointRefuses(at->second->assembled)) {
+            errs.push_back({s.where, "'" + s.text + "': " + *why + " (at " + spec_.unitName(s.index) + " of '" + t.to +
+                                         "'; [model] int3_handler = \"skip\" or \"none\" model other handlers)"});
+            continue;
+          }
+        breakpoints_[s.index] = at->second;
       }
     if (!errs.empty()) return errs;
     // The steps must end in `to` (a synthesis prefix need not).

@@ -92,6 +92,22 @@ class X86Isa final : public patchcheck::IsaPlugin {
   // until the executing CPU serialises (docs/model.md "The x86 fetch model").
   std::optional<std::string_view> architectedFetch() const override { return "x86"; }
   std::optional<std::string_view> patchBreakpoint() const override { return "int3"; }
+  // text_poke_loc_init (arch/x86/kernel/alternative.c): the int3 handler
+  // emulates call/jmp rel32, jmp rel8, jcc rel32, ret and int3, and the
+  // 2- and 5-byte nops of x86_nops (as jmp +0); any other instruction
+  // BUG()s when it is queued.
+  std::optional<std::string> breakpointRefuses(const Unit& insn) const override {
+    auto byte = [&](unsigned k) { return unsigned(insn.bits >> (8 * k)) & 0xff; };
+    uint64_t low40 = insn.bits & 0xffffffffffull;
+    bool emulated = (insn.bytes == 5 && (byte(0) == 0xe8 || byte(0) == 0xe9)) || (insn.bytes == 2 && byte(0) == 0xeb) ||
+                    (insn.bytes == 6 && byte(0) == 0x0f && (byte(1) & 0xf0) == 0x80) ||
+                    (insn.bytes == 1 && (byte(0) == 0xc3 || byte(0) == 0xcc)) ||
+                    (insn.bytes == 2 && (insn.bits & 0xffff) == 0x9066) ||            // x86_nops[2]: 66 90
+                    (insn.bytes == 5 && insn.isConcrete() && low40 == 0x00441f0full);  // x86_nops[5]: 0f 1f 44 00 00
+    if (emulated) return std::nullopt;
+    return "text_poke_bp's int3 handler emulates only call, jmp and jcc with a 32-bit displacement, jmp rel8, "
+           "ret, int3 and the nops 66 90 and 0f 1f 44 00 00; the kernel BUG()s on '" + insn.source + "'";
+  }
 
   // text_poke writes any byte range; a fetch may see each byte old or new.
   unsigned patchUnitBytes(const patchcheck::Target&) const override { return 1; }
