@@ -4,6 +4,7 @@
 #include <chrono>
 #include <set>
 
+#include "checker/explore/Breakpoints.h"
 #include "checker/explore/PassExplorer.h"
 #include "checker/explore/SiteInstance.h"
 #include "checker/explore/TrampolineProof.h"
@@ -151,20 +152,9 @@ class SpecChecker {
                                      "write " + w + " = \"insn\""});
       }
     }
-    breakpoints_.clear();
-    if (auto trap = site_.target().isa->patchBreakpoint(); trap && spec_.byteUnits)
-      for (const StepSpec& s : t.steps) {
-        // text_poke_bp publishes the new instruction of each address it
-        // writes the breakpoint at; its handler emulates that instruction.
-        if (s.kind != StepSpec::Kind::Write || !s.interim || trimmed(s.interim->text) != *trap) continue;
-        const auto& starts = site_.instructions(t.to);
-        auto at = starts.find(s.index);
-        if (at == starts.end())
-          errs.push_back({s.where, "'" + s.text + "': no instruction of '" + t.to + "' starts at byte " +
-                                       std::to_string(s.index) + ", so the " + std::string(*trap) +
-                                       " handler has nothing to emulate there"});
-        else breakpoints_[s.index] = at->second;
-      }
+    auto bp = transitionBreakpoints(site_, t);
+    if (auto* e = std::get_if<Diagnostics>(&bp)) errs.insert(errs.end(), e->begin(), e->end());
+    else breakpoints_ = std::get<Breakpoints>(std::move(bp));
     if (!errs.empty()) return errs;
     // The steps must end in `to` (a synthesis prefix need not).
     for (unsigned i = 0; i < spec_.siteUnits() && !opt_.prefix; ++i)
@@ -222,12 +212,7 @@ class SpecChecker {
   Prover prover_;
   // The transition's breakpoint addresses (byte sites): unit -> the new
   // instruction there.
-  std::map<unsigned, std::shared_ptr<const WordImage>> breakpoints_;
-
-  static std::string trimmed(const std::string& s) {
-    size_t b = s.find_first_not_of(" \t"), e = s.find_last_not_of(" \t");
-    return b == std::string::npos ? "" : s.substr(b, e - b + 1);
-  }
+  Breakpoints breakpoints_;
 
   unsigned regionUnits() const { return site_.regionUnits(); }
 

@@ -51,6 +51,11 @@ struct PassSetup {
   // handler does ([model] int3_handler).
   std::map<unsigned, std::shared_ptr<const WordImage>> breakpoints;
   ModelSpec::Breakpoint breakpointHandler = ModelSpec::Breakpoint::Emulate;
+  // The handler's vector stays published after the last step: the steps
+  // are a prefix of the transition (synthesis), or the versions one moment
+  // in its middle (a graph's intermediate state). Otherwise a breakpoint
+  // still fetchable after the last step finds no handler.
+  bool vectorOutlivesSteps = false;
   // Further facts this exploration assumes (the placement's I-cache line
   // split under stale).
   std::vector<z3::expr> assumptions;

@@ -1,0 +1,87 @@
+// The output commands on x86 byte sites: `graph` judges each intermediate
+// state as the checker does (a breakpoint the writer placed traps to the
+// spec's int3 handler), labels each byte of a `write I..J` alone and the
+// spec's steps once. Tables: tests/unit/output_table.cpp.
+#include <catch2/catch.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include "output_support.h"
+
+using namespace patchcheck::test;
+using json = nlohmann::json;
+
+namespace {
+
+const std::string kData = std::string(PATCHCHECK_TEST_DATA) + "/specs/";
+const std::string kMinimal = kData + "x86/int3-minimal.toml";  // F and ftrace_caller placed anywhere
+const std::string kPlaced = kData + "x86/placed.toml";         // F and T at fixed addresses
+
+bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+// `spec` with [model] int3_handler = `handler`, in `dir`.
+std::string withHandler(const TempDir& dir, const std::string& spec, const std::string& handler) {
+  std::string path = dir.file(handler + ".toml");
+  writeFile(path, readFile(spec) + "\n[model]\nint3_handler = \"" + handler + "\"\n");
+  return path;
+}
+
+}  // namespace
+
+TEST_CASE("graph judges a byte site's intermediate states with the spec's int3 handler", "[output_x86]") {
+  // text_poke_bp from the nop to a call: the int3 alone, then every subset
+  // of bytes 1..4 behind it (16 states with the breakpoint), the start and
+  // the end. What passes through a state with the breakpoint do is the
+  // handler's: emulate the call, skip the instruction, or trap.
+  struct Case {
+    const char* handler;
+    const char* summary;
+    const char* passes;  // at a state with the breakpoint
+  };
+  const Case cases[] = {
+      {"emulate", "18 intermediate states (0 unsafe), 34 edges; transition not refuted", "passes: call ftrace_caller\\l"},
+      {"skip", "18 intermediate states (0 unsafe), 34 edges; transition not refuted", "passes: untraced\\l"},
+      {"none", "18 intermediate states (16 unsafe), 34 edges; transition UNSAFE", "UNSAFE: break: int3"},
+  };
+  TempDir dir;
+  for (const Case& c : cases) {
+    INFO(c.handler);
+    Ran r = sh(cli("graph " + withHandler(dir, kMinimal, c.handler) + " --transition 'nop->call' -o " + dir.file("g.dot")),
+               true);
+    INFO(r.out);
+    REQUIRE(r.status == 0);
+    CHECK(has(r.out, c.summary));
+    std::string dot = readFile(dir.file("g.dot"));
+    CHECK(has(dot, "byte 0: cc int3 (interim)\\lbyte 1: 1f {disp8} nopl 0x0(%rax,%rax,1) [+1]\\l"));
+    CHECK(has(dot, c.passes));
+  }
+  // Labels: the spec's steps once in the title, each byte of the range alone on its edge.
+  std::string dot = readFile(dir.file("g.dot"));
+  CHECK(has(dot, "nop->call [x86_64/sysv/little]: write 0 = \\\"int3\\\", sync_core, write 1..4, sync_core, write 0, "
+                 "sync_core"));
+  CHECK_FALSE(has(dot, "write 1..4, write 1..4"));
+  CHECK(has(dot, "step 1: write 0 = \\\"int3\\\""));
+  CHECK(has(dot, "sync_core; step 3: write 1 (of write 1..4)"));
+  CHECK(has(dot, "step 3: write 4 (of write 1..4)"));
+  CHECK(has(dot, "sync_core; step 5: write 0"));
+  CHECK(has(dot, "write 3 (visible early)"));
+  // A byte the placement decides shows as ??.
+  CHECK(has(dot, "byte 1: ?? call ftrace_caller [+1] (new)"));
+}
+
+TEST_CASE("graph --counterexample of a torn x86 write: each byte write on the writer's lane, the fetch beside them",
+          "[output_x86]") {
+  TempDir dir;
+  Ran r = sh(cli("graph " + kPlaced + " --transition 'call->nop' --counterexample -o " + dir.file("c.dot")), true);
+  INFO(r.out);
+  REQUIRE(r.status == 0);
+  CHECK(has(r.out, "transition UNSAFE"));
+  std::string dot = readFile(dir.file("c.dot"));
+  for (const char* w : {"write 0 (of write 0..4)", "write 4 (of write 0..4)", "label=sync_core"}) {
+    INFO(w);
+    CHECK(has(dot, w));
+  }
+  // The torn instruction: five bytes fetched, the last after 4 writes landed.
+  CHECK(has(dot, "psubq 0x0(%rax,%rax,1),%mm0\\nbyte 0..4 (new old new new new)"));
+  CHECK(has(dot, "label=\"4 writes landed\""));
+}
