@@ -266,6 +266,7 @@ class SpecChecker {
     ps.maxSteps = opt_.limits.maxSteps;
     ps.breakpoints = breakpoints_;
     ps.breakpointHandler = spec_.model.breakpoint;
+    ps.vectorOutlivesSteps = opt_.prefix;  // a synthesis prefix: the transition goes on
     ps.versions.resize(regionUnits());
     ps.versionNames.resize(regionUnits());
     for (unsigned i = spec_.siteUnits(); i < regionUnits(); ++i) {

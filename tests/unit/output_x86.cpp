@@ -1,7 +1,9 @@
 // The output commands on x86 byte sites: `graph` judges each intermediate
 // state as the checker does (a breakpoint the writer placed traps to the
 // spec's int3 handler), labels each byte of a `write I..J` alone and the
-// spec's steps once. Tables: tests/unit/output_table.cpp.
+// spec's steps once; `synth` finds text_poke_bp's order with int3 and
+// sync_core, or says that no order exists. Tables:
+// tests/unit/output_table.cpp.
 #include <catch2/catch.hpp>
 
 #include <nlohmann/json.hpp>
@@ -84,4 +86,35 @@ TEST_CASE("graph --counterexample of a torn x86 write: each byte write on the wr
   // The torn instruction: five bytes fetched, the last after 4 writes landed.
   CHECK(has(dot, "psubq 0x0(%rax,%rax,1),%mm0\\nbyte 0..4 (new old new new new)"));
   CHECK(has(dot, "label=\"4 writes landed\""));
+}
+
+TEST_CASE("synth finds text_poke_bp's order on an x86 site, and says when no order exists", "[output_x86]") {
+  // Bytes 0..2 differ (0f 1f 44 -> e8 fb 0f): the int3 first, sync_core,
+  // the rest, sync_core, the first byte, sync_core.
+  Ran r = sh(cli("synth " + kPlaced + " --transition 'nop->call'"), true);
+  INFO(r.out);
+  CHECK(r.status == 0);
+  CHECK(has(r.out, "nop->call (fetch x86)"));
+  CHECK(has(r.out, "safe order: write 0 = \"int3\", sync_core, write 1, write 2, sync_core, write 0, sync_core  "
+                   "(7 steps, 3 barriers)"));
+  CHECK(has(r.out, "proof: SAFE"));
+
+  // Without a handler the breakpoint traps, and every first byte breaks a pass.
+  TempDir dir;
+  Ran none = sh(cli("synth " + withHandler(dir, kPlaced, "none") + " --transition 'nop->call'"), true);
+  INFO(none.out);
+  CHECK(none.status == 1);
+  CHECK(has(none.out, "no safe order exists: every order of single-byte writes (int3 where an instruction starts "
+                      "included) fails (with any barriers)"));
+  CHECK(has(none.out, "first write 0 = \"int3\": after [write 0 = \"int3\"]: bytes seen byte 0 interim 'int3': "
+                      "break: int3"));
+  CHECK(has(none.out, "first write 0: after [write 0]: bytes seen byte 0 new, byte 1 old"));
+  CHECK(has(none.out, "first write 1: after [write 1]"));
+  CHECK(has(none.out, "first write 2: after [write 2]"));
+
+  // x86 fetch is its architecture's; `sync` and `flush` are no x86 steps.
+  Ran weak = sh(cli("synth " + kPlaced + " --transition 'nop->call' --fetch weak"), true);
+  CHECK(weak.status == 2);
+  CHECK(has(weak.out, "<command line>: error: --fetch weak: x86_64 instruction fetch follows its architecture's model"));
+  CHECK_FALSE(has(r.out, "flush"));
 }
