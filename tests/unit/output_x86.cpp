@@ -2,8 +2,9 @@
 // state as the checker does (a breakpoint the writer placed traps to the
 // spec's int3 handler), labels each byte of a `write I..J` alone and the
 // spec's steps once; `synth` finds text_poke_bp's order with int3 and
-// sync_core, or says that no order exists. Tables:
-// tests/unit/output_table.cpp.
+// sync_core, or says that no order exists; `gate` in every format, and
+// against a certified table whose steps are byte ranges. Tables
+// themselves: tests/unit/output_table.cpp.
 #include <catch2/catch.hpp>
 
 #include <nlohmann/json.hpp>
@@ -18,6 +19,7 @@ namespace {
 const std::string kData = std::string(PATCHCHECK_TEST_DATA) + "/specs/";
 const std::string kMinimal = kData + "x86/int3-minimal.toml";  // F and ftrace_caller placed anywhere
 const std::string kPlaced = kData + "x86/placed.toml";         // F and T at fixed addresses
+const std::string kCalls = kData + "tables/x86-calls.toml";
 
 bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
@@ -117,4 +119,61 @@ TEST_CASE("synth finds text_poke_bp's order on an x86 site, and says when no ord
   CHECK(weak.status == 2);
   CHECK(has(weak.out, "<command line>: error: --fetch weak: x86_64 instruction fetch follows its architecture's model"));
   CHECK_FALSE(has(r.out, "flush"));
+}
+
+TEST_CASE("gate on x86 specs: text, JSON, SARIF and JUnit name the torn bytes", "[output_x86]") {
+  TempDir dir;
+  // The plain write without its claim: an unsafe transition, not a mismatch.
+  std::string spec = readFile(kPlaced);
+  const std::string claim = "steps = [\"write 0..4\", \"sync_core\"]\nexpect = \"unsafe\"\n";
+  REQUIRE(has(spec, claim));
+  spec.replace(spec.find(claim), claim.size(), "steps = [\"write 0..4\", \"sync_core\"]\n");
+  writeFile(dir.file("torn.toml"), spec);
+  std::string torn = dir.file("torn.toml");
+
+  Ran text = sh(cli("gate --jobs 1 " + torn + " " + kMinimal));
+  CHECK(text.status == 1);
+  CHECK(has(text.out, "words seen:  byte 0 new, byte 1 old, byte 2 new, byte 3 new, byte 4 new"));
+  CHECK(has(text.out, "gate: FAIL"));
+
+  Ran j = sh(cli("gate --format json --jobs 1 " + torn));
+  CHECK(j.status == 1);
+  json results = json::parse(j.out)["results"][0];
+  CHECK(results["transitions"][1]["verdict"] == "UNSAFE");
+  CHECK(results["transitions"][1]["counterexample"]["schedule"].size() == 5);  // one fetch per byte
+
+  Ran sarif = sh(cli("gate --format sarif --jobs 1 " + torn));
+  CHECK(sarif.status == 1);
+  json s = json::parse(sarif.out);
+  const json& r = s["runs"][0]["results"];
+  REQUIRE(r.size() == 1);
+  CHECK(r[0]["ruleId"] == "unsafe-transition");
+  std::string message = r[0]["message"]["text"];
+  CHECK(message.find("call->nop [x86_64/sysv/little]: UNSAFE: reserved instruction: psubq") == 0);
+  CHECK(has(message, "byte 0 new, byte 1 old"));
+  CHECK(r[0]["locations"][0]["physicalLocation"]["region"]["startLine"] == 36);  // its [[transition]]
+
+  Ran junit = sh(cli("gate --format junit --jobs 1 " + torn));
+  CHECK(junit.status == 1);
+  CHECK(has(junit.out, "tests=\"4\" failures=\"1\""));
+  CHECK(has(junit.out, "name=\"call-&gt;nop\""));
+}
+
+TEST_CASE("gate against a certified x86 table: only the transition whose byte steps changed is checked",
+          "[output_x86]") {
+  TempDir dir;
+  REQUIRE(sh(cli("table " + kCalls + " -o " + dir.file("base"))).status == 0);
+  // nop->call with its middle sync_core dropped.
+  std::string spec = readFile(kCalls);
+  const std::string order = "to = \"call\"\nsteps = ['write 0 = \"int3\"', \"sync_core\", \"write 1..4\", \"sync_core\", ";
+  REQUIRE(has(spec, order));
+  spec.replace(spec.find(order), order.size(), "to = \"call\"\nsteps = ['write 0 = \"int3\"', \"sync_core\", \"write 1..4\", ");
+  writeFile(dir.file("edited.toml"), spec);
+  Ran gate = sh(cli("gate --jobs 1 --baseline " + dir.file("base") + " " + dir.file("edited.toml")), true);
+  INFO(gate.out);
+  CHECK(gate.status == 1);  // byte 0 may land before the rel32: a torn call
+  CHECK(has(gate.out, "nop->call: steps changed: certified [write 0 (int3), sync_core, write 1..4 (call T), "
+                      "sync_core, write 0 (call T), sync_core], now [write 0 (int3), sync_core, write 1..4 (call T), "
+                      "write 0 (call T), sync_core]"));
+  CHECK(has(gate.out, "skipped 3 transition(s) unchanged"));
 }
