@@ -220,6 +220,18 @@ TEST_CASE("an x86 table: byte arrays, instruction lengths and the call encoder, 
   INFO(ok.out);
   CHECK(ok.status == 0);
   CHECK(ok.out.find("OK: bytes, order, digests and verdicts") != std::string::npos);
+  {  // A byte changed by hand, or a range cut short, is named where it differs.
+    json bad = t;
+    bad["targets"][0]["states"][0]["instructions"][0]["code"] = "0f 1f 44 00 01";
+    bad["targets"][0]["transitions"][1]["steps"][2]["bytes"] = 3;
+    writeFile(dir.file("bad.json"), bad.dump(2) + "\n");
+    Ran v = sh("cd " + dir.path() + " && " + cli("verify-table bad.json --spec spec.toml"), true);
+    INFO(v.out);
+    CHECK(v.status == 1);
+    CHECK(v.out.find("differs at /targets/0/states/0/instructions/0/code: table has \"0f 1f 44 00 01\", re-derived "
+                     "\"0f 1f 44 00 00\"") != std::string::npos);
+    CHECK(v.out.find("/targets/0/transitions/1/steps/2/bytes") != std::string::npos);
+  }
 
   // The header under gcc: unused, it compiles without a warning; used, it prints what a patcher would store.
   writeFile(dir.file("u.c"), "#include \"out/tables-x86-calls.h\"\nint unused(void) { return 0; }\n");
