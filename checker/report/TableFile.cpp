@@ -99,6 +99,7 @@ std::optional<ShapeError> checkShape(const json& t) {
         if (op && *op == "write") {
           s.unsignedNumber(step, sp, "index");
           s.string(step, sp, "text");
+          if (step.contains("bytes")) s.unsignedNumber(step, sp, "bytes");  // a byte site's range
         }
       });
     });
