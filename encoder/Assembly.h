@@ -91,6 +91,12 @@ struct Relocation {
     unsigned from = 0, width = 0, at = 0;
   };
   std::vector<Piece> pieces;
+  // Must the formula's value fit the field's width (its pieces) as a
+  // signed or an unsigned number for the encoding to exist (x86 rel32:
+  // signed)? Unchecked: the field keeps the value's low bits, as MIPS and
+  // arm64 fields do within the regions a spec allows.
+  enum class Fits { Unchecked, Signed, Unsigned };
+  Fits fits = Fits::Unchecked;
 };
 
 }  // namespace patchcheck

@@ -36,12 +36,22 @@ struct RunArgs {
   std::string file;
 };
 
-// The snippet as the CPU fetches it.
+// The snippet as the CPU fetches it: its units at their byte offsets from
+// the base (MIPS and arm64: 4-byte words; x86: instructions of 1..15 bytes).
 struct Snippet {
-  uint64_t base;
+  uint64_t base = 0;
   std::vector<Instruction> words;
+  std::vector<uint64_t> offset;    // of each unit from base
+  uint64_t bytes = 0;              // the whole snippet
   std::vector<std::string> text;   // source statement per word
   std::vector<z3::expr> validity;  // encodings of symbolic immediates must be valid
+
+  std::optional<size_t> unitAt(uint64_t at) const {
+    if (at < base || at - base >= bytes) return std::nullopt;
+    auto it = std::lower_bound(offset.begin(), offset.end(), at - base);
+    if (it == offset.end() || *it != at - base) return std::nullopt;
+    return size_t(it - offset.begin());
+  }
 };
 
 // One path through the snippet, and how it ended.
@@ -74,16 +84,19 @@ class Explorer final : public Executor<Path>::Client {
   bool undecided() const { return executor_.undecided(); }
 
   std::optional<Instruction> fetch(Path& p) override {
-    uint64_t end = snippet_.base + 4 * snippet_.words.size();
+    uint64_t end = snippet_.base + snippet_.bytes;
     z3::expr pc = p.cpu.pc.simplify();
     uint64_t at = 0;
     bool known = pc.is_numeral() && pc.is_numeral_u64(at);
-    if (known && at >= snippet_.base && at < end && at % 4 == 0) {
-      index_ = (at - snippet_.base) / 4;
+    std::optional<size_t> unit = known ? snippet_.unitAt(at) : std::nullopt;
+    if (unit) {
+      index_ = *unit;
       return snippet_.words[index_];
     }
+    bool inside = known && at >= snippet_.base && at < end;
     p.how = !known     ? "jumps to"
             : at == end ? "falls through to the end (" + hex(at) + ")"
+            : inside    ? "jumps to " + hex(at) + ", where no unit of the snippet starts"
                         : "jumps to " + hex(at);
     if (p.cpu.slot) p.how += " with its delay slot outside the snippet";
     if (!known) p.target = pc;
@@ -211,11 +224,19 @@ int runSnippet(const RunArgs& a) {
     return wide ? s : z3::sext(s, 32);
   };
   uint64_t start = wide ? base : uint64_t(int64_t(int32_t(uint32_t(base))));
-  Snippet snippet{start, {}, {}, {}};
+  Snippet snippet;
+  snippet.base = start;
   for (const Unit& w : assembly.units) {
-    if (w.isConcrete()) {
+    uint64_t at = uint64_t(w.address.addend) - base;
+    if (!snippet.offset.empty() && at < snippet.offset.back() + snippet.words.back().bytes) {
+      std::cerr << Diagnostic{w.where, "the snippet must lie in address order without overlaps"}.str() << "\n";
+      return 2;
+    }
+    snippet.offset.push_back(at);
+    snippet.bytes = at + w.bytes;
+    if (w.isConcrete() && w.bytes <= 8) {
       snippet.words.push_back(Instruction{c.bv_val(w.bits, 8 * w.bytes), w.bits, w.bytes});
-    } else {
+    } else {  // symbolic, or longer than `bits` holds (x86): the plug-in's term
       SymbolicUnit sw = t.isa->symbolic(w, t, c, symbol);
       snippet.words.push_back(Instruction{sw.term, sw.knownBits, w.bytes});
       snippet.validity.insert(snippet.validity.end(), sw.conditions.begin(), sw.conditions.end());
@@ -229,16 +250,21 @@ int runSnippet(const RunArgs& a) {
   Explorer explorer(c, snippet, a.maxSteps, a.timeoutMs);
   auto paths = explorer.run(entry);
 
-  std::cout << "target " << opt.target.str() << ", " << snippet.words.size() << " words at " << hex(start)
-            << ", entry state in.* (every register and memory symbolic)\n";
+  bool stream = t.isa->patchUnitBytes(t) == 1;  // x86: instructions, not words
+  std::cout << "target " << opt.target.str() << ", " << snippet.words.size()
+            << (stream ? " instructions (" + std::to_string(snippet.bytes) + " bytes)" : " words") << " at "
+            << hex(start) << ", entry state in.* (every register and memory symbolic)\n";
+  const auto& file = isa.registers(t);
   unsigned n = 0;
   for (const Path& path : paths) {
     const MachineState& s = path.cpu.state;
     // A value the simplifier leaves long (lui %hi + addiu %lo) may still be
     // provably an entry register or a symbol: say so.
     std::vector<z3::expr> names;
-    for (unsigned r = 1; r < 32; ++r) names.push_back(entry.reg(r));
-    for (unsigned r = 1; r < 32 && !wide; ++r) names.push_back(entry.address(entry.reg(r)));
+    for (unsigned r = 0; r < file.size(); ++r)
+      if (file[r].general && !file[r].zero && file[r].bits > 0) names.push_back(entry.reg(r));
+    for (unsigned r = 0; r < file.size() && !wide; ++r)
+      if (file[r].general && !file[r].zero && file[r].bits > 0) names.push_back(entry.address(entry.reg(r)));
     for (const std::string& sym : a.symbolic) {
       z3::expr t = symbol(sym);
       names.push_back(t);
@@ -254,7 +280,6 @@ int runSnippet(const RunArgs& a) {
     std::cout << "\n";
     z3::expr cond = path.condition().simplify();
     if (!cond.is_true()) std::cout << "  when " << printTerm(cond) << "\n";
-    const auto& file = isa.registers(t);
     for (unsigned r = 0; r < file.size(); ++r) {
       if (file[r].zero || !file[r].unknownAtEntry) continue;
       z3::expr v = s.reg(r).simplify();

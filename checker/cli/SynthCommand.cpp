@@ -1,5 +1,6 @@
-// `patchcheck synth`: the cheapest safe order of single-word writes and
-// barriers for one transition, or a proof that none exists.
+// `patchcheck synth`: the cheapest safe order of single-unit writes (words;
+// x86: bytes, with int3 as the interim) and barriers for one transition,
+// or a proof that none exists.
 #include <chrono>
 #include <cstdio>
 #include <iostream>
@@ -32,15 +33,17 @@ std::string countsLine(const Counts& c) {
 }
 
 // The counterexample in one line: what the pass saw and the rule it broke.
-std::string oneLine(const FirstWriteFailure& f) {
+std::string oneLine(const FirstWriteFailure& f, const char* units) {
   std::string s = "after [" + stepsText(f.prefix) + "]: ";
   if (f.verdict == Verdict::Unknown) return s + "the solver could not decide";
   if (!f.counterexample) return s + "unsafe";
-  if (!f.counterexample->intermediateState.empty()) s += "words seen " + f.counterexample->intermediateState + ": ";
+  if (!f.counterexample->intermediateState.empty())
+    s += std::string(units) + " seen " + f.counterexample->intermediateState + ": ";
   return s + f.counterexample->rule;
 }
 
 void print(const SynthResult& r, const Spec& spec, const Target& t, double seconds) {
+  const char* units = spec.byteUnits ? "bytes" : "words";
   std::cout << spec.path << " [" << t.str() << "] " << r.transition << " (fetch " << name(spec.model.fetch)
             << ")\n";
   for (const SafeOrder& o : r.orders) {
@@ -49,10 +52,13 @@ void print(const SynthResult& r, const Spec& spec, const Target& t, double secon
     std::cout << "    proof: " << name(o.proof.verdict) << ", " << countsLine(o.proof.counts) << "\n";
   }
   if (r.orders.empty() && !r.undecided) {
-    std::cout << "  no safe order exists: every order of single-word writes" << (r.failures.empty() ? "" : " fails")
-              << " (with any barriers)\n";
+    std::cout << "  no safe order exists: every order of single-" << (spec.byteUnits ? "byte" : "word") << " writes"
+              << (spec.byteUnits && t.isa->patchBreakpoint() ? " (" + std::string(*t.isa->patchBreakpoint()) +
+                                                                   " where an instruction starts included)"
+                                                             : "")
+              << (r.failures.empty() ? "" : " fails") << " (with any barriers)\n";
     for (const FirstWriteFailure& f : r.failures)
-      std::cout << "    first " << f.firstWrite << ": " << (f.explored ? oneLine(f) : "not reached") << "\n";
+      std::cout << "    first " << f.firstWrite << ": " << (f.explored ? oneLine(f, units) : "not reached") << "\n";
   }
   if (r.orders.empty() && r.undecided) std::cout << "  undecided: " << r.undecidedWhy << "\n";
   char buf[200];
@@ -74,11 +80,19 @@ int runSynth(const SynthArgs& a) {
   }
   Spec spec = std::get<Spec>(std::move(loaded));  // outlives the site, which points into it
   a.trampolines.applyTo(spec);
-  if (!a.fetch.empty()) spec.model.fetch = *fetchKindNamed(a.fetch);
   Target t = a.target.over(spec.target);
   if (auto p = t.problem()) {
     std::cerr << "<command line>: error: " << *p << "\n";
     return 2;
+  }
+  if (!a.fetch.empty()) {
+    // arm64 and x86 fetch follow their architecture's own model only.
+    if (auto own = t.isa->architectedFetch()) {
+      std::cerr << "<command line>: error: --fetch " << a.fetch << ": " << t.isa->family()
+                << " instruction fetch follows its architecture's model (" << *own << "), the spec's only one\n";
+      return 2;
+    }
+    spec.model.fetch = *fetchKindNamed(a.fetch);
   }
   auto start = std::chrono::steady_clock::now();
   z3::context ctx;  // one per run
@@ -115,9 +129,10 @@ void addSynthCommand(CLI::App& app, int& exitCode) {
   CLI::App* cmd = app.add_subcommand("synth", "Find the cheapest safe order of writes and barriers for a transition");
   cmd->add_option("spec", args->spec, "spec file (TOML)")->required();
   cmd->add_option("--transition", args->transition, "FROM->TO over the spec's states")->required();
-  cmd->add_option("--fetch", args->fetch, "fetch model instead of the spec's [model] fetch")
+  cmd->add_option("--fetch", args->fetch, "fetch model instead of the spec's [model] fetch (MIPS)")
       ->check(CLI::IsMember({"sc", "weak", "stale"}));
-  cmd->add_flag("--interim", args->interim, "also try interim words taken from the spec's other states");
+  cmd->add_flag("--interim", args->interim,
+                "also try interim words taken from the spec's other states (a byte site always tries int3)");
   cmd->add_flag("--all", args->all, "every minimal order, not just the first");
   addLimitOptions(*cmd, args->limits);
   cmd->add_option("--max-checks", args->maxChecks, "checker runs before the search gives up (exit 3)");

@@ -166,7 +166,8 @@ int runVerify(const VerifyArgs& a) {
     std::cout << a.table << ": FAILED: " << differences << " difference(s) from the re-derived table\n";
     return 1;
   }
-  std::cout << a.table << ": OK: words, order, digests and verdicts re-derived from " << *specPath << "\n";
+  std::cout << a.table << ": OK: " << (spec.byteUnits ? "bytes" : "words")
+            << ", order, digests and verdicts re-derived from " << *specPath << "\n";
   return 0;
 }
 

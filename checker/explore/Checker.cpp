@@ -4,6 +4,7 @@
 #include <chrono>
 #include <set>
 
+#include "checker/explore/Breakpoints.h"
 #include "checker/explore/PassExplorer.h"
 #include "checker/explore/SiteInstance.h"
 #include "checker/explore/TrampolineProof.h"
@@ -154,32 +155,10 @@ class SpecChecker {
                                      "write " + w + " = \"insn\""});
       }
     }
-    starts_.clear();
-    if (spec_.byteUnits) {
-      for (const std::string& state : {t.from, t.to})
-        for (const auto& [unit, insn] : site_.instructions(state)) starts_.insert(unit);
-      for (const StepSpec& s : t.steps)
-        if (s.kind == StepSpec::Kind::Write && s.interim) starts_.insert(s.index);
-    }
-    breakpoints_.clear();
-    if (auto trap = site_.target().isa->patchBreakpoint(); trap && spec_.byteUnits)
-      for (const StepSpec& s : t.steps) {
-        // text_poke_bp publishes the new instruction of each address it
-        // writes the breakpoint at; its handler emulates that instruction.
-        // A breakpoint where no new instruction starts is in no vector: a
-        // CPU that runs it takes #BP unhandled (the explorer's fault).
-        if (s.kind != StepSpec::Kind::Write || !s.interim || trimmed(s.interim->text) != *trap) continue;
-        const auto& starts = site_.instructions(t.to);
-        auto at = starts.find(s.index);
-        if (at == starts.end()) continue;
-        if (spec_.model.breakpoint == ModelSpec::Breakpoint::Emulate)
-          if (auto why = site_.target().isa->breakpointRefuses(at->second->assembled)) {
-            errs.push_back({s.where, "'" + s.text + "': " + *why + " (at " + spec_.unitName(s.index) + " of '" + t.to +
-                                         "'; [model] int3_handler = \"skip\" or \"none\" model other handlers)"});
-            continue;
-          }
-        breakpoints_[s.index] = at->second;
-      }
+    starts_ = instructionStarts(site_, t);
+    auto bp = transitionBreakpoints(site_, t);
+    if (auto* e = std::get_if<Diagnostics>(&bp)) errs.insert(errs.end(), e->begin(), e->end());
+    else breakpoints_ = std::get<Breakpoints>(std::move(bp));
     if (!errs.empty()) return errs;
     // The steps must end in `to` (a synthesis prefix need not).
     for (unsigned i = 0; i < spec_.siteUnits() && !opt_.prefix; ++i)
@@ -237,13 +216,8 @@ class SpecChecker {
   Prover prover_;
   // The transition's breakpoint addresses (byte sites): unit -> the new
   // instruction there.
-  std::map<unsigned, std::shared_ptr<const WordImage>> breakpoints_;
+  Breakpoints breakpoints_;
   std::set<unsigned> starts_;  // PassSetup::instructionStarts
-
-  static std::string trimmed(const std::string& s) {
-    size_t b = s.find_first_not_of(" \t"), e = s.find_last_not_of(" \t");
-    return b == std::string::npos ? "" : s.substr(b, e - b + 1);
-  }
 
   unsigned regionUnits() const { return site_.regionUnits(); }
 
@@ -298,6 +272,7 @@ class SpecChecker {
     ps.breakpoints = breakpoints_;
     ps.instructionStarts = starts_;
     ps.breakpointHandler = spec_.model.breakpoint;
+    ps.vectorOutlivesSteps = opt_.prefix;  // a synthesis prefix: the transition goes on
     ps.versions.resize(regionUnits());
     ps.versionNames.resize(regionUnits());
     for (unsigned i = spec_.siteUnits(); i < regionUnits(); ++i) {

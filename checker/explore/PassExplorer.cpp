@@ -918,7 +918,7 @@ class Explorer final : public Executor<Node>::Client {
     for (auto e = c.events.rbegin(); e != c.events.rend() && !byte; ++e)
       if (e->kind == Event::Kind::Byte && e->word == c.fetchedAt) byte = &*e;
     const auto& vers = s_.versions[c.fetchedAt];
-    for (unsigned v = 0; byte && v < vers.size(); ++v)
+    for (unsigned v = 0; byte && !s_.vectorOutlivesSteps && v < vers.size(); ++v)
       if (vers[v].sameAs(*byte->image) && s_.fetch->fetchableAfterSteps(c.fetchedAt, v)) {
         std::string unit = s_.site->spec().unitName(c.fetchedAt);
         addHazard(c, c_.bool_val(true), Hazard::Kind::Fault, [unit](const z3::model&) {

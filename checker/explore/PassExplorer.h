@@ -57,6 +57,11 @@ struct PassSetup {
   // torn instruction, a resume in the middle of a new one): a hazard. Empty
   // on word sites.
   std::set<unsigned> instructionStarts;
+  // The handler's vector stays published after the last step: the steps
+  // are a prefix of the transition (synthesis), or the versions one moment
+  // in its middle (a graph's intermediate state). Otherwise a breakpoint
+  // still fetchable after the last step finds no handler.
+  bool vectorOutlivesSteps = false;
   // Further facts this exploration assumes (the placement's I-cache line
   // split under stale).
   std::vector<z3::expr> assumptions;

@@ -1,5 +1,6 @@
 #include "checker/explore/Synthesis.h"
 
+#include <optional>
 #include <queue>
 #include <tuple>
 
@@ -15,24 +16,30 @@ namespace {
 
 // What may stand between two writes, cheapest first. Weights make a flush
 // (flush_icache_range, IPIs) dearer than a sync and a wait
-// (synchronize_rcu_tasks) dearer than both.
+// (synchronize_rcu_tasks) dearer than both. Under the x86 model only
+// serialisation orders what a fetch sees: its one barrier is sync_core
+// (text_poke_sync, an IPI to every CPU: a flush's weight), and `sync`
+// would order nothing (x86 specs refuse it).
 struct Gap {
   std::vector<StepSpec::Kind> kinds;
   unsigned weight;
 };
-const std::vector<Gap>& gaps() {
+const std::vector<Gap>& gaps(FetchKind fetch) {
   using K = StepSpec::Kind;
   static const std::vector<Gap> g = {
       {{}, 0}, {{K::Sync}, 1}, {{K::Flush}, 2}, {{K::Sync, K::Wait}, 5}, {{K::Flush, K::Wait}, 6}};
-  return g;
+  static const std::vector<Gap> x86 = {{{}, 0}, {{K::Flush}, 2}, {{K::Flush, K::Wait}, 6}};
+  return fetch == FetchKind::X86 ? x86 : g;
 }
 constexpr unsigned kFlushWeight = 2;
 
-StepSpec barrier(StepSpec::Kind k, const SourceLocation& where) {
+StepSpec barrier(StepSpec::Kind k, const SourceLocation& where, FetchKind fetch) {
   StepSpec s;
   s.kind = k;
   s.where = where;
-  s.text = k == StepSpec::Kind::Sync ? "sync" : k == StepSpec::Kind::Flush ? "flush" : "wait";
+  s.text = k == StepSpec::Kind::Sync    ? "sync"
+           : k == StepSpec::Kind::Flush ? (fetch == FetchKind::X86 ? "sync_core" : "flush")
+                                        : "wait";
   return s;
 }
 
@@ -137,6 +144,21 @@ class Search {
     for (unsigned i = 0; i < spec_.siteUnits(); ++i) {
       WordPlan& p = plans_[i];
       p.changes = !from[i].sameAs(to[i]);
+      if (spec_.byteUnits) {
+        // A byte site's one interim is the ISA's patch breakpoint (x86
+        // int3), where an instruction of `to` starts: the handler emulates
+        // that instruction (checker/explore/Breakpoints.h). Other states'
+        // bytes are no instructions of their own.
+        // Not where the kernel's handler could not emulate it (the spec
+        // would be refused).
+        auto trap = site_.target().isa->patchBreakpoint();
+        const auto& starts = site_.instructions(base_.to);
+        auto at = starts.find(i);
+        bool refused = at != starts.end() && spec_.model.breakpoint == ModelSpec::Breakpoint::Emulate &&
+                       site_.target().isa->breakpointRefuses(at->second->assembled);
+        if (trap && at != starts.end() && !refused) p.interims.push_back(WordSpec{std::string(*trap), base_.where});
+        continue;
+      }
       if (!opt_.interim) continue;
       std::vector<const WordImage*> seen = {&from[i], &to[i]};
       for (const StateSpec& st : spec_.states) {
@@ -163,7 +185,7 @@ class Search {
     Entry e;
     unsigned rest = remaining(n);
     if (rest == 0 && !n.complete) {  // every word in place: close with the final flush
-      n.steps.push_back(barrier(StepSpec::Kind::Flush, base_.where));
+      n.steps.push_back(barrier(StepSpec::Kind::Flush, base_.where, spec_.model.fetch));
       n.barriers++;
       n.weight += kFlushWeight;
       n.complete = true;
@@ -187,8 +209,17 @@ class Search {
     return s;
   }
 
+  // Under the x86 model the writes between two serialisations land for a
+  // fetch in any order and any subset (Intel SDM Vol. 3 8.1.3): the order
+  // inside a group changes nothing, so each group is tried in address order
+  // only.
+  bool unorderedGroups() const { return spec_.model.fetch == FetchKind::X86; }
+
   void expand(const Node& n) {
     bool first = n.writes == 0;
+    // The unit the last step wrote, when no barrier followed it.
+    std::optional<unsigned> groupLast;
+    if (!n.steps.empty() && n.steps.back().kind == StepSpec::Kind::Write) groupLast = n.steps.back().index;
     for (unsigned i = 0; i < plans_.size(); ++i) {
       std::vector<std::pair<int, const WordSpec*>> options;  // new word state, interim written
       if (n.word[i] == kUntouched) {
@@ -198,10 +229,11 @@ class Search {
         options.push_back({kFinal, nullptr});
       }
       for (const auto& [state, interim] : options)
-        for (const Gap& g : gaps()) {
+        for (const Gap& g : gaps(spec_.model.fetch)) {
           if (first && !g.kinds.empty()) break;  // nothing to order before the first write
+          if (unorderedGroups() && g.kinds.empty() && groupLast && i <= *groupLast) continue;
           Node c = n;
-          for (StepSpec::Kind k : g.kinds) c.steps.push_back(barrier(k, base_.where));
+          for (StepSpec::Kind k : g.kinds) c.steps.push_back(barrier(k, base_.where, spec_.model.fetch));
           c.barriers += unsigned(g.kinds.size());
           c.weight += g.weight;
           c.steps.push_back(write(i, interim));

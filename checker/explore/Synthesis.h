@@ -1,10 +1,14 @@
 #pragma once
-// Synthesis of safe write orders: which single-word writes (and barriers
+// Synthesis of safe write orders: which single-unit writes (and barriers
 // between them) take the site from one state to another with every
 // intermediate execution allowed. A best-first search over orders by cost
 // (steps, then barrier weight); a prefix the checker finds unsafe is never
 // extended, because every execution of the prefix is also one of each of
 // its extensions. Each order reported is proven by a full checker run.
+// On a byte site (x86) a unit is a byte, the one interim is int3 where an
+// instruction of the target state starts, the one barrier sync_core, and
+// the writes between two barriers are tried in address order only (the
+// x86 model lets them land in any order).
 #include <z3++.h>
 
 #include <optional>
@@ -18,7 +22,7 @@
 namespace patchcheck {
 
 struct SynthOptions {
-  bool interim = false;       // also try interim words taken from the spec's other states
+  bool interim = false;       // also try interim words taken from the spec's other states (word sites)
   bool all = false;           // every minimal order, not just the first
   unsigned maxChecks = 4000;  // checker runs before the search gives up (undecided)
   CheckOptions check;         // timeout, contracts

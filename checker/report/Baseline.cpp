@@ -20,22 +20,27 @@ const json* find(const json& array, const std::string& key, const std::string& v
 // The steps as the spec writes them: a table's index counts the data units
 // before F first (arm64 CALL_OPS), the spec's `write I` counts from F.
 std::string stepsText(const json& steps, const json& spec) {
-  long long before = (long long)spec.value("units", 0u) - (long long)spec.value("words", 0u);
+  long long before = (long long)spec.value("units", 0u) - (long long)spec.value("words", spec.value("bytes", 0u));
   std::string s;
   for (const json& st : steps) {
     std::string one = st["op"];
-    if (one == "write")
-      one += " " + std::to_string((long long)st["index"].get<unsigned>() - std::max(before, 0ll)) + " (" +
+    if (one == "write") {
+      long long first = (long long)st["index"].get<unsigned>() - std::max(before, 0ll);
+      unsigned bytes = st.value("bytes", 1u);  // a byte site's range
+      one += " " + std::to_string(first) + (bytes > 1 ? ".." + std::to_string(first + bytes - 1) : "") + " (" +
              st["text"].get<std::string>() + ")";
+    }
     s += (s.empty() ? "" : ", ") + one;
   }
   return s;
 }
 
-// Words and behaviour of a state, without its verification counts.
+// Words (a byte site: instructions) and behaviour of a state, without its
+// verification counts.
 json stateContent(const json* s) {
   if (!s) return nullptr;
-  return {{"words", (*s)["words"]}, {"behaviour", (*s)["behaviour"]}};
+  const char* units = s->contains("instructions") ? "instructions" : "words";
+  return {{units, (*s)[units]}, {"behaviour", (*s)["behaviour"]}};
 }
 
 json stepsContent(const json& tr) {
@@ -105,7 +110,7 @@ std::map<std::string, std::string> changesAgainst(const json* baseline, const js
       else
         for (const std::string& side : {tr["from"].get<std::string>(), tr["to"].get<std::string>()})
           if (stateContent(find((*bt)["states"], "name", side)) != stateContent(find(t["states"], "name", side))) {
-            out[key] = "state '" + side + "' changed (words or behaviour)";
+            out[key] = "state '" + side + "' changed (its contents or behaviour)";
             break;
           }
     }

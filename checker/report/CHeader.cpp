@@ -7,18 +7,14 @@
 #include <set>
 #include <sstream>
 
+#include "checker/report/ByteSiteHeader.h"
+#include "checker/report/CFormula.h"
 #include "checker/report/PatchTable.h"
 
 namespace patchcheck {
 namespace {
 
 using json = nlohmann::json;
-
-std::string hexU64(uint64_t v) {
-  char b[32];
-  snprintf(b, sizeof b, "0x%llxull", (unsigned long long)v);
-  return b;
-}
 
 uint64_t parseHex(const json& j) { return std::stoull(j.get<std::string>(), nullptr, 16); }
 
@@ -37,23 +33,6 @@ std::string literal(uint64_t v, unsigned bytes, bool suffix = true) {
 std::string targetTag(const json& t) {
   return cIdentifier(t["isa"].get<std::string>() + "_" + t["abi"].get<std::string>() + "_" +
                      (t["endian"] == "big" ? "be" : "le"));
-}
-
-std::string addressExpr(const std::string& symbol, int64_t addend) {
-  std::string s = "(u64)(" + cIdentifier(symbol) + ")";
-  return addend ? "(" + s + " + " + hexU64(uint64_t(addend)) + ")" : s;
-}
-
-// The plug-in's formula (Relocation::formula) with S and P replaced.
-std::string substitute(const std::string& formula, const std::string& S, const std::string& P) {
-  std::string out;
-  for (size_t i = 0; i < formula.size(); ++i) {
-    char c = formula[i];
-    bool alone = (i == 0 || !std::isalnum((unsigned char)formula[i - 1])) &&
-                 (i + 1 == formula.size() || !std::isalnum((unsigned char)formula[i + 1]));
-    out += alone && c == 'S' ? S : alone && c == 'P' ? P : std::string(1, c);
-  }
-  return out;
 }
 
 uint64_t lowBits(unsigned width) { return width >= 64 ? ~uint64_t(0) : (uint64_t(1) << width) - 1; }
@@ -124,14 +103,6 @@ std::string comment(const json& w, const std::string& fn) {
   return "/* " + c + " */";
 }
 
-std::string countsText(const json& v) {
-  std::ostringstream s;
-  s << v["verdict"].get<std::string>() << ": " << v["intermediate_states"] << " intermediate states, "
-    << v["executions"] << " executions, " << v["paths"] << " paths, " << v["queries"] << " queries"
-    << (v.value("all_unsat", false) ? ", all unsat" : "");
-  return s.str();
-}
-
 }  // namespace
 
 std::string cHeader(const json& table, const std::string& jsonFileName) {
@@ -169,13 +140,19 @@ std::string cHeader(const json& table, const std::string& jsonFileName) {
     << "#define PATCHCHECK_STEP_IPI\t\t0x0a000000u\t/* arm64: kick_all_cpus_sync() */\n"
     << "#define PATCHCHECK_STEP_OP(s)\t\t((s) & 0xff000000u)\n"
     << "#define PATCHCHECK_STEP_INDEX(s)\t((s) & 0x00ffffffu)\n#endif\n";
-  unsigned words = table["spec"].value("units", table["spec"]["words"].get<unsigned>());
+  bool byteSite = table["spec"].contains("bytes");
+  if (byteSite) o << byteSiteStepCodes();
+  unsigned words = table["spec"].value("units", table["spec"].value("words", table["spec"].value("bytes", 0u)));
   for (const json& t : table["targets"]) {
     std::string tp = prefix + "_" + targetTag(t);
     o << "\n/* " << t["target"].get<std::string>() << " */\n";
     for (const json& k : t.value("trampolines", json::array()))
       o << "/* trampoline " << k["entry"].get<std::string>() << " (" << k["source"].get<std::string>()
         << "): contract " << (k["verdict"] == "SAFE" ? "proven" : "NOT proven") << ", " << k["paths"] << " paths */\n";
+    if (byteSite) {
+      o << byteSiteDeclarations(t, tp, words);
+      continue;
+    }
     std::map<std::string, std::vector<std::string>> encoders;  // state -> function per unit ("" = concrete)
     // Units of other lengths than 4 or before F (data): their offsets from
     // F and lengths, so a patcher knows where each array entry goes.
@@ -227,7 +204,7 @@ std::string cHeader(const json& table, const std::string& jsonFileName) {
         steps += (steps.empty() ? "" : ", ") + op + (s.contains("index") ? " " + std::to_string(s["index"].get<unsigned>()) : "");
       }
       o << "\n/* " << tr["name"].get<std::string>() << " (" << tr["when"].get<std::string>() << "): " << steps
-        << "\n * " << countsText(tr["verification"]) << " */\n";
+        << "\n * " << verificationText(tr["verification"]) << " */\n";
       unsigned k = 0;
       for (const json& s : tr["steps"]) {  // interim words that depend on an address
         if (s["op"] == "write" && s.value("interim", false) && !s.contains("word"))

@@ -5,6 +5,7 @@
 // relocated field into the fixed bits the instruction table gives. Every
 // array is marked unused (__maybe_unused in the kernel), so a file that
 // includes the header and uses none of them compiles cleanly with -Wall -Wextra.
+// A byte site (x86) is rendered as checker/report/ByteSiteHeader.h says.
 #include <nlohmann/json.hpp>
 
 #include <string>

@@ -68,6 +68,12 @@ nlohmann::json certificateInputs(const Spec& spec, unsigned timeoutMs) {
                 {"preemption", spec.model.preemption ? "full" : "none"},
                 {"delay_slot_interrupts", spec.model.delaySlotInterrupts},
                 {"solver_timeout_ms", timeoutMs}};
+  // What the breakpoint handler does decides what a breakpoint step proves.
+  if (spec.target.isa->patchBreakpoint()) {
+    using B = ModelSpec::Breakpoint;
+    B b = spec.model.breakpoint;
+    c["model"]["int3_handler"] = b == B::Emulate ? "emulate" : b == B::Skip ? "skip" : "none";
+  }
   return c;
 }
 

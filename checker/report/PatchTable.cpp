@@ -3,7 +3,9 @@
 #include <bit>
 #include <cctype>
 #include <cstdio>
+#include <sstream>
 
+#include "checker/report/ByteSiteTable.h"
 #include "checker/report/Certificate.h"
 #include "checker/spec/SpecTarget.h"
 #include "checker/spec/SpecTree.h"
@@ -60,6 +62,49 @@ nlohmann::json wordJson(const Unit& w, const Target& t, const std::string& text,
   return j;
 }
 
+// The instructions of a state already in the target's table.
+nlohmann::json instructionsOf(const nlohmann::json& target, const std::string& state) {
+  for (const nlohmann::json& s : target["states"])
+    if (s["name"] == state) return s["instructions"];
+  return nlohmann::json::array();
+}
+
+// A word site's steps: each write with the word it stores (the `to`
+// state's entry, or the interim word), each barrier by name.
+std::variant<nlohmann::json, Diagnostics> wordSiteSteps(const Spec& spec, const TransitionSpec& tr, const Target& t,
+                                                        const std::vector<nlohmann::json>& toWords) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const StepSpec& s : tr.steps) {
+    switch (s.kind) {
+      case StepSpec::Kind::Write: {
+        nlohmann::json w;
+        if (s.interim) {
+          auto a = assembleWord(spec, *s.interim, s.index, t);
+          if (auto* e = std::get_if<Diagnostics>(&a)) return *e;
+          w = wordJson(std::get<Unit>(a), t, s.interim->text, s.index, siteLayout(spec, t).units().at(s.index));
+          w["interim"] = true;
+        } else if (s.index < spec.siteUnits()) {
+          w = toWords[s.index];
+        } else {
+          continue;  // the checker refused this already
+        }
+        w["op"] = "write";
+        out.push_back(w);
+        break;
+      }
+      case StepSpec::Kind::Sync: out.push_back({{"op", "sync"}}); break;
+      case StepSpec::Kind::Flush: out.push_back({{"op", "flush"}}); break;
+      case StepSpec::Kind::Wait: out.push_back({{"op", "wait"}}); break;
+      case StepSpec::Kind::DcCvau: out.push_back({{"op", "dc cvau"}, {"index", s.index}}); break;
+      case StepSpec::Kind::IcIvau: out.push_back({{"op", "ic ivau"}, {"index", s.index}}); break;
+      case StepSpec::Kind::Dsb: out.push_back({{"op", "dsb ish"}}); break;
+      case StepSpec::Kind::Isb: out.push_back({{"op", "isb"}}); break;
+      case StepSpec::Kind::Ipi: out.push_back({{"op", "ipi"}}); break;
+    }
+  }
+  return out;
+}
+
 const char* whenName(When w) {
   switch (w) {
     case When::Live: return "live";
@@ -75,6 +120,14 @@ nlohmann::json countsJson(const Counts& c) {
 }
 
 }  // namespace
+
+std::string verificationText(const nlohmann::json& v) {
+  std::ostringstream s;
+  s << v["verdict"].get<std::string>() << ": " << v["intermediate_states"] << " intermediate states, "
+    << v["executions"] << " executions, " << v["paths"] << " paths, " << v["queries"] << " queries"
+    << (v.value("all_unsat", false) ? ", all unsat" : "");
+  return s.str();
+}
 
 std::string cIdentifier(const std::string& s) {
   std::string out;
@@ -115,7 +168,8 @@ std::variant<nlohmann::json, Diagnostics> patchTable(const Spec& spec, const std
   nlohmann::json table;
   table["format"] = "patchcheck-table/1";
   table["spec"] = {{"name", spec.name}, {"path", treeName(spec.root, spec.path)}, {"summary", spec.summary}, {"function", spec.function},
-                   {"words", spec.words}, {"units", spec.siteUnits()}, {"prefix", cIdentifier(spec.name)}};
+                   {spec.byteUnits ? "bytes" : "words", spec.words}, {"units", spec.siteUnits()}, {"prefix", cIdentifier(spec.name)}};
+  z3::context ctx;  // a byte site reads its instructions' bytes from their terms
   table["options"] = {{"matrix", opt.matrix}};
   Counts total;
   unsigned transitions = 0, states = 0;
@@ -131,24 +185,38 @@ std::variant<nlohmann::json, Diagnostics> patchTable(const Spec& spec, const std
       tj["trampolines"].push_back({{"entry", k.entry}, {"source", k.source}, {"source_sha256", k.sourceSha256},
                                    {"verdict", name(k.verdict)},
                                    {"paths", k.counts.paths}, {"queries", k.counts.queries}});
-    std::map<std::string, std::vector<nlohmann::json>> words;  // state -> word entries
+    std::map<std::string, std::vector<nlohmann::json>> words;  // state -> word entries (a byte site: none)
+    // A state's entry: its units (a byte site: its instructions) and proof.
+    auto stateJson = [&](const StateSpec& st, const nlohmann::json& units) {
+      nlohmann::json sj{{"name", st.name}, {"behaviour", spec.behaviour.at(st.name).str()}};
+      sj[spec.byteUnits ? "instructions" : "words"] = units;
+      for (const StateResult& r : results[ti].states)
+        if (r.state == st.name) sj["verification"] = countsJson(r.counts), sj["verification"]["verdict"] = name(r.verdict);
+      ++states;
+      return sj;
+    };
     tj["states"] = nlohmann::json::array();
     for (const StateSpec& st : spec.states) {
+      if (spec.byteUnits) {
+        auto insns = byteSiteInstructions(spec, st, t, ctx);
+        if (auto* e = std::get_if<Diagnostics>(&insns)) {
+          errs.insert(errs.end(), e->begin(), e->end());
+          continue;
+        }
+        words[st.name] = {};
+        tj["states"].push_back(stateJson(st, std::get<nlohmann::json>(insns)));
+        continue;
+      }
       auto a = assembleState(spec, st, t);
       if (auto* e = std::get_if<Diagnostics>(&a)) {
         errs.insert(errs.end(), e->begin(), e->end());
         continue;
       }
       const auto& asmWords = std::get<Program>(a).units;
-      nlohmann::json sj{{"name", st.name}, {"behaviour", spec.behaviour.at(st.name).str()}};
       SiteLayout layout = siteLayout(spec, t);
       for (unsigned i = 0; i < spec.siteUnits(); ++i)
         words[st.name].push_back(wordJson(asmWords[i], t, st.words[i].text, i, layout.units()[i]));
-      sj["words"] = words[st.name];
-      for (const StateResult& r : results[ti].states)
-        if (r.state == st.name) sj["verification"] = countsJson(r.counts), sj["verification"]["verdict"] = name(r.verdict);
-      ++states;
-      tj["states"].push_back(sj);
+      tj["states"].push_back(stateJson(st, words[st.name]));
     }
     tj["transitions"] = nlohmann::json::array();
     for (const TransitionSpec& x : spec.transitions) {
@@ -159,38 +227,10 @@ std::variant<nlohmann::json, Diagnostics> patchTable(const Spec& spec, const std
       if (!words.count(ts->to)) continue;
       nlohmann::json trj{{"name", ts->name()}, {"from", ts->from}, {"to", ts->to}, {"when", whenName(ts->when)},
                          {"line", ts->where.line}};
-      trj["steps"] = nlohmann::json::array();
-      for (const StepSpec& s : ts->steps) {
-        switch (s.kind) {
-          case StepSpec::Kind::Write: {
-            nlohmann::json w;
-            if (s.interim) {
-              auto a = assembleWord(spec, *s.interim, s.index, t);
-              if (auto* e = std::get_if<Diagnostics>(&a)) {
-                errs.insert(errs.end(), e->begin(), e->end());
-                continue;
-              }
-              w = wordJson(std::get<Unit>(a), t, s.interim->text, s.index, siteLayout(spec, t).units().at(s.index));
-              w["interim"] = true;
-            } else if (s.index < spec.siteUnits()) {
-              w = words[ts->to][s.index];
-            } else {
-              continue;  // the checker refused this already
-            }
-            w["op"] = "write";
-            trj["steps"].push_back(w);
-            break;
-          }
-          case StepSpec::Kind::Sync: trj["steps"].push_back({{"op", "sync"}}); break;
-          case StepSpec::Kind::Flush: trj["steps"].push_back({{"op", "flush"}}); break;
-          case StepSpec::Kind::Wait: trj["steps"].push_back({{"op", "wait"}}); break;
-          case StepSpec::Kind::DcCvau: trj["steps"].push_back({{"op", "dc cvau"}, {"index", s.index}}); break;
-          case StepSpec::Kind::IcIvau: trj["steps"].push_back({{"op", "ic ivau"}, {"index", s.index}}); break;
-          case StepSpec::Kind::Dsb: trj["steps"].push_back({{"op", "dsb ish"}}); break;
-          case StepSpec::Kind::Isb: trj["steps"].push_back({{"op", "isb"}}); break;
-          case StepSpec::Kind::Ipi: trj["steps"].push_back({{"op", "ipi"}}); break;
-        }
-      }
+      auto steps = spec.byteUnits ? byteSiteSteps(spec, *ts, t, instructionsOf(tj, ts->to))
+                                  : wordSiteSteps(spec, *ts, t, words[ts->to]);
+      if (auto* e = std::get_if<Diagnostics>(&steps)) errs.insert(errs.end(), e->begin(), e->end());
+      else trj["steps"] = std::get<nlohmann::json>(steps);
       if (checked) {  // without results (the gate's comparison with a baseline): the content only
         const TransitionResult& r = *checked;
         nlohmann::json v = countsJson(r.counts);

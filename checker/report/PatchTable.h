@@ -40,6 +40,10 @@ struct BuiltTable {
 };
 std::variant<BuiltTable, Diagnostics> buildTable(const Spec&, const TableOptions&, const RunControl&);
 
+// A transition's verification (its "verification" member) in one line:
+// "SAFE: 3 intermediate states, 25 executions, 12 paths, 27 queries, all unsat".
+std::string verificationText(const nlohmann::json& verification);
+
 // File name stem and C identifier prefix from the spec's name.
 std::string tableStem(const std::string& specName);
 std::string cIdentifier(const std::string& s);

@@ -89,7 +89,7 @@ std::optional<ShapeError> checkShape(const json& t) {
     s.string(target, at, "target");
     s.objects(target, at, "states", [&](const json& state, const std::string& st) {
       s.string(state, st, "name");
-      s.array(state, st, "words");
+      s.array(state, st, state.contains("instructions") ? "instructions" : "words");  // a byte site: instructions
       s.string(state, st, "behaviour");
     });
     s.objects(target, at, "transitions", [&](const json& tr, const std::string& tt) {
@@ -99,6 +99,7 @@ std::optional<ShapeError> checkShape(const json& t) {
         if (op && *op == "write") {
           s.unsignedNumber(step, sp, "index");
           s.string(step, sp, "text");
+          if (step.contains("bytes")) s.unsignedNumber(step, sp, "bytes");  // a byte site's range
         }
       });
     });

@@ -2,10 +2,13 @@
 
 #include <gvc.h>
 
+#include <algorithm>
+#include <cstdio>
 #include <map>
 #include <memory>
 #include <set>
 
+#include "checker/explore/Breakpoints.h"
 #include "checker/explore/PassExplorer.h"
 #include "checker/explore/Timeline.h"
 
@@ -33,7 +36,8 @@ BehaviourSpec unionOf(const BehaviourSpec& a, const BehaviourSpec& b) {
 // Which outcomes passes that run wholly in `c` take (the explorer with one
 // version per word), and the first broken rule.
 void observe(GraphNode& n, const Contents& c, const Versions& v, const SiteInstance& site, const ModelSpec& model,
-             const BehaviourSpec& allowed, const CheckOptions& opt) {
+             const BehaviourSpec& allowed, const Breakpoints& breakpoints, const std::set<unsigned>& starts,
+             const CheckOptions& opt) {
   Timeline tl = Timeline::of(TransitionSpec{}, site.regionUnits());
   FetchModel fm(tl, model, When::Live);
   PassSetup ps;
@@ -45,6 +49,12 @@ void observe(GraphNode& n, const Contents& c, const Versions& v, const SiteInsta
   ps.unpredictableAsHardware = model.unpredictableAsHardware;
   ps.contracts = &opt.contracts;
   ps.trackReached = true;
+  // Mid-transition, a breakpoint the writer placed traps to a handler
+  // that has its address (text_poke_bp's vector): as the checker sees it.
+  ps.breakpoints = breakpoints;
+  ps.breakpointHandler = model.breakpoint;
+  ps.vectorOutlivesSteps = true;
+  ps.instructionStarts = starts;
   for (unsigned i = 0; i < site.regionUnits(); ++i) {
     unsigned k = i < c.size() ? c[i] : 0;
     ps.versions.push_back({v.images[i][k]});
@@ -57,7 +67,37 @@ void observe(GraphNode& n, const Contents& c, const Versions& v, const SiteInsta
   n.undecided = out.verdict == Verdict::Unknown;
 }
 
-std::string shortWord(const WordImage& w) { return w.source; }
+// A unit as a node shows it: a word by its text; a byte of a byte site
+// by its value ("??" where the placement decides it), then the
+// instruction it belongs to and where in it.
+std::string unitText(const WordImage& w) {
+  if (!w.whole) return w.source;
+  char hex[8] = "??";
+  if (w.symbolic.knownMask == 0xff) snprintf(hex, sizeof hex, "%02llx", (unsigned long long)w.symbolic.knownBits);
+  return std::string(hex) + " " + w.source + (w.byte ? " [+" + std::to_string(w.byte) + "]" : "");
+}
+
+// The spec's steps, a range once: "write 0 = \"int3\", sync_core, write 1..4".
+std::string specSteps(const TransitionSpec& t) {
+  std::string s;
+  for (const StepSpec& st : t.steps)
+    if (!st.continuesRange()) s += (s.empty() ? "" : ", ") + st.text;
+  return s;
+}
+
+// How many units a trace step's origin names: "byte 0..2 (new old old)" is 3.
+unsigned fetchedUnits(const std::string& origin) {
+  unsigned a = 0, b = 0;
+  if (std::sscanf(origin.c_str(), "byte %u..%u", &a, &b) == 2 && b >= a) return b - a + 1;
+  return 1;
+}
+
+// One write of the writer's program: a byte of `write 1..4` alone, with the
+// spec step it belongs to.
+std::string writeLabel(const StepSpec& s, const Spec& spec) {
+  std::string own = s.ownText(spec);
+  return own == s.text ? own : own + " (of " + s.text + ")";
+}
 
 }  // namespace
 
@@ -69,11 +109,11 @@ std::variant<TransitionPicture, Diagnostics> transitionPicture(const SiteInstanc
     if (x.name() == name) t = &x;
   if (!t) return Diagnostics{{{"<command line>", 0, 0}, "--transition: no transition '" + name + "' in " + spec.path}};
   TransitionPicture pic;
-  pic.title = spec.name + " " + name + " [" + site.target().str() + "]: " + [&] {
-    std::string s;
-    for (const StepSpec& st : t->steps) s += (s.empty() ? "" : ", ") + st.text;
-    return s;
-  }();
+  pic.title = spec.name + " " + name + " [" + site.target().str() + "]: " + specSteps(*t);
+  auto bp = transitionBreakpoints(site, *t);
+  if (auto* e = std::get_if<Diagnostics>(&bp)) return *e;
+  const Breakpoints& breakpoints = std::get<Breakpoints>(bp);
+  const std::set<unsigned> starts = instructionStarts(site, *t);
   // The versions of each word, as the checker numbers them.
   Versions v;
   const auto& from = site.state(t->from);
@@ -112,7 +152,7 @@ std::variant<TransitionPicture, Diagnostics> transitionPicture(const SiteInstanc
     n.id = "s" + std::to_string(pic.nodes.size());
     n.programOrder = programOrder;
     for (unsigned i = 0; i < spec.siteUnits(); ++i)
-      n.words.push_back(spec.unitName(i) + ": " + shortWord(v.images[i][c[i]]) +
+      n.words.push_back(spec.unitName(i) + ": " + unitText(v.images[i][c[i]]) +
                         (c[i] ? " (" + v.names[i][c[i]] + ")" : ""));
     index[c] = pic.nodes.size();
     pic.nodes.push_back(n);
@@ -122,8 +162,10 @@ std::variant<TransitionPicture, Diagnostics> transitionPicture(const SiteInstanc
   nodeFor(start, true);
   std::string pendingBarriers;
   std::set<std::tuple<size_t, size_t>> seenEdges;
+  unsigned specStep = 0;  // the spec's step number: a range is one step
   for (unsigned p = 0; p < t->steps.size(); ++p) {
     const StepSpec& s = t->steps[p];
+    if (!s.continuesRange()) ++specStep;
     if (s.kind != StepSpec::Kind::Write) {
       pendingBarriers += s.text + "; ";
       continue;
@@ -132,7 +174,7 @@ std::variant<TransitionPicture, Diagnostics> transitionPicture(const SiteInstanc
     for (unsigned i = 0; i < site.regionUnits(); ++i) before[i] = tl.versionAt(i, p), after[i] = tl.versionAt(i, p + 1);
     size_t a = nodeFor(before, true), b = nodeFor(after, true);
     pic.edges.push_back({pic.nodes[a].id, pic.nodes[b].id,
-                         pendingBarriers + "step " + std::to_string(p + 1) + ": " + s.text, false});
+                         pendingBarriers + "step " + std::to_string(specStep) + ": " + writeLabel(s, spec), false});
     seenEdges.insert({a, b});
     pendingBarriers.clear();
   }
@@ -156,7 +198,8 @@ std::variant<TransitionPicture, Diagnostics> transitionPicture(const SiteInstanc
           size_t a = nodeFor(c, false), b = nodeFor(n, false);
           if (!seenEdges.count({a, b})) {
             seenEdges.insert({a, b});
-            pic.edges.push_back({pic.nodes[a].id, pic.nodes[b].id, t->steps[w->step].text + " (visible early)", true});
+            pic.edges.push_back(
+                {pic.nodes[a].id, pic.nodes[b].id, t->steps[w->step].ownText(spec) + " (visible early)", true});
           }
           if (done.insert(n).second) frontier.push_back(n);
         }
@@ -165,7 +208,8 @@ std::variant<TransitionPicture, Diagnostics> transitionPicture(const SiteInstanc
   }
   std::vector<Contents> byNode(pic.nodes.size());
   for (const auto& [c, i] : index) byNode[i] = c;
-  for (size_t i = 0; i < pic.nodes.size(); ++i) observe(pic.nodes[i], byNode[i], v, site, spec.model, allowed, opt);
+  for (size_t i = 0; i < pic.nodes.size(); ++i)
+    observe(pic.nodes[i], byNode[i], v, site, spec.model, allowed, breakpoints, starts, opt);
   // The transition's own verdict, and its failing execution as a timeline.
   auto res = checkTransition(site, *t, opt);
   if (auto* e = std::get_if<Diagnostics>(&res)) return *e;
@@ -173,16 +217,18 @@ std::variant<TransitionPicture, Diagnostics> transitionPicture(const SiteInstanc
   if (r.verdict == Verdict::Unsafe && r.counterexample) {
     const Counterexample& cx = *r.counterexample;
     pic.brokenRule = cx.rule;
-    for (const StepSpec& s : t->steps) pic.timeline.push_back({"writer", s.text, 0, false});
+    for (const StepSpec& s : t->steps) pic.timeline.push_back({"writer", writeLabel(s, spec), 0, false});
     size_t k = 0;
     for (const TraceStep& st : cx.trace) {
       TimelineEvent e{"pass", st.text + "\\n" + st.origin + (st.note.empty() ? "" : "\\n" + st.note), 0, false};
       // The site's fetches, in schedule order (a trampoline's steps are named by their symbol).
       bool fetch = st.origin.rfind("word ", 0) == 0 || st.origin.rfind("body ", 0) == 0 ||
-                   st.origin.rfind("data ", 0) == 0;
-      if (fetch && k < cx.schedule.size()) {
+                   st.origin.rfind("data ", 0) == 0 || st.origin.rfind("byte ", 0) == 0;
+      // An x86 instruction is fetched byte by byte ("byte 0..1"): one
+      // schedule entry each; the edge starts where the last byte was read.
+      for (unsigned n = fetch ? fetchedUnits(st.origin) : 0; n && k < cx.schedule.size(); --n) {
         e.fetch = true;
-        e.writesLanded = cx.schedule[k++].writesLanded;
+        e.writesLanded = std::max(e.writesLanded, cx.schedule[k++].writesLanded);
       }
       pic.timeline.push_back(e);
     }

@@ -16,6 +16,11 @@ std::optional<unsigned> Spec::unitIndex(long long i) const {
   return unsigned(u);
 }
 
+std::string StepSpec::ownText(const Spec& spec) const {
+  if (kind != Kind::Write || !range) return text;
+  return "write " + std::to_string(spec.writeIndex(index));
+}
+
 std::string Spec::unitName(unsigned u) const {
   if (u < entryUnit()) {
     unsigned back = 0;

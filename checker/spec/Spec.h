@@ -80,6 +80,8 @@ struct BehaviourSpec {
   std::string str() const;  // canonical: alternatives' str() joined by " | "
 };
 
+struct Spec;
+
 struct StepSpec {
   // Sync is any ordering barrier (MIPS sync, arm64 dmb); DcCvau, Dsb,
   // IcIvau, Isb and Ipi are arm64's cache maintenance and synchronisation
@@ -94,8 +96,15 @@ struct StepSpec {
   // Byte sites (x86): a write stores one byte; `write I = "insn"` of an
   // L-byte instruction is L writes, this one storing byte `part` of it.
   unsigned part = 0;
-  std::string text;
+  // write I..J (byte sites): one spec step made of one write per byte;
+  // each of them knows the range's first and last unit.
+  std::optional<std::pair<unsigned, unsigned>> range;
+  std::string text;  // as the spec writes the step (each byte of a range: the range)
   SourceLocation where;
+  // The step alone: "write 2" for a byte of `write 1..4`, else `text`.
+  std::string ownText(const Spec&) const;
+  // A byte of a range after its first: the same spec step as the write before.
+  bool continuesRange() const { return range && index != range->first; }
 };
 
 enum class When { Live, StopMachine, Boot };

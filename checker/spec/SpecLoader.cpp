@@ -739,6 +739,7 @@ class SpecLoader {
     std::optional<unsigned> last;
     auto s = stepOf(text, start, last);
     if (!s) return {};
+    if (last) s->range = {s->index, *last};
     std::vector<StepSpec> out{*s};
     for (unsigned u = s->index + 1; last && u <= *last; ++u) {
       out.push_back(*s);

@@ -70,6 +70,9 @@ std::optional<Relocation> relocationOf(const AssembledUnit& u) {
     r.formula = "S";
   }
   r.pieces = {{0, 8 * f.size, 8 * f.offset}};
+  // The encoding exists only when the value fits (symbolicUnit's condition).
+  bool sext = f.signExtended || f.kind == Field::Kind::PcRelative;
+  if (f.size < 8) r.fits = sext ? Relocation::Fits::Signed : Relocation::Fits::Unsigned;
   return r;
 }
 

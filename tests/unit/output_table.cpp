@@ -1,7 +1,9 @@
 // Patch tables: SHA-256 against the FIPS 180-2 example vectors and
 // coreutils' sha256sum; words against ../shared/FACTS.md; byte-identical
 // output across runs and --jobs; verify-table catches a flipped bit, a
-// swapped order and an edited spec.
+// swapped order and an edited spec. An x86 table's header is compiled and
+// run with the host gcc, its byte arrays and its call encoder compared with
+// GNU as and ld (binutils) assembling the same instructions.
 #include <catch2/catch.hpp>
 
 #include <nlohmann/json.hpp>
@@ -169,4 +171,116 @@ TEST_CASE("a table of a site with a data unit before F: offsets, lengths, a head
   INFO(cc.out);
   REQUIRE(cc.status == 0);
   CHECK(cc.out == "80123458 -4 4\n");
+}
+
+namespace {
+
+// GNU as and ld: the bytes of `lines` at F with the other symbols defined.
+std::string gnuBytes(const TempDir& dir, const std::string& lines, const std::string& f, const std::string& t) {
+  writeFile(dir.file("g.s"), "\t.text\n" + lines);
+  Ran r = sh("cd " + dir.path() + " && as --64 g.s -o g.o && ld -nostdlib -e " + f + " -Ttext=" + f +
+                 " --defsym F=" + f + " --defsym T=" + t + " g.o -o g.elf && objcopy -O binary -j .text g.elf g.bin",
+             true);
+  INFO("GNU as, ld, objcopy (Debian: binutils): " + r.out);
+  REQUIRE(r.status == 0);
+  std::string bin = readFile(dir.file("g.bin")), out;
+  char b[4];
+  for (unsigned char c : bin) snprintf(b, sizeof b, "%02x", c), out += (out.empty() ? "" : " ") + std::string(b);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("an x86 table: byte arrays, instruction lengths and the call encoder, compiled by gcc, are GNU as's bytes",
+          "[output_table]") {
+  TempDir dir;
+  writeFile(dir.file("spec.toml"), readFile(std::string(PATCHCHECK_TEST_DATA) + "/specs/tables/x86-calls.toml"));
+  Ran r = sh("cd " + dir.path() + " && " + cli("table spec.toml -o out"), true);
+  INFO(r.out);
+  REQUIRE(r.status == 0);
+  json t = json::parse(readFile(dir.file("out/tables-x86-calls.json")));
+  CHECK(t["spec"]["bytes"] == 5);
+  CHECK(t["certificate"]["model"]["fetch"] == "x86");
+  CHECK(t["certificate"]["model"]["int3_handler"] == "emulate");
+  const json& target = t["targets"][0];
+  // The call's rel32 is a field, never bytes: the fixed opcode, then how it is formed.
+  const json& call = target["states"][1]["instructions"][0];
+  CHECK(call["fixed"] == "e8 ?? ?? ?? ??");
+  CHECK_FALSE(call.contains("code"));
+  CHECK(call["field"] == json::parse(R"({"at": 1, "bytes": 4, "kind": "pc32", "symbol": "T", "addend": 0,
+      "formula": "S - P", "fits": "signed", "text": "T", "slot_symbol": "F", "slot_addend": 5})"));
+  // text_poke_bp as rows: the int3, each range once, each sync_core.
+  const json& steps = target["transitions"][1]["steps"];
+  REQUIRE(steps.size() == 6);
+  CHECK(steps[0] == json::parse(R"({"op": "write", "index": 0, "bytes": 1, "interim": true, "text": "int3", "code": "cc"})"));
+  CHECK(steps[1]["op"] == "sync_core");
+  CHECK(steps[2] == json::parse(R"({"op": "write", "index": 1, "bytes": 4, "text": "call T"})"));
+  CHECK(target["transitions"][0]["steps"][0]["bytes"] == 5);  // boot: write 0..4, one row
+  Ran ok = sh("cd " + dir.path() + " && " + cli("verify-table out/tables-x86-calls.json"), true);
+  INFO(ok.out);
+  CHECK(ok.status == 0);
+  CHECK(ok.out.find("OK: bytes, order, digests and verdicts") != std::string::npos);
+  {  // A byte changed by hand, or a range cut short, is named where it differs.
+    json bad = t;
+    bad["targets"][0]["states"][0]["instructions"][0]["code"] = "0f 1f 44 00 01";
+    bad["targets"][0]["transitions"][1]["steps"][2]["bytes"] = 3;
+    writeFile(dir.file("bad.json"), bad.dump(2) + "\n");
+    Ran v = sh("cd " + dir.path() + " && " + cli("verify-table bad.json --spec spec.toml"), true);
+    INFO(v.out);
+    CHECK(v.status == 1);
+    CHECK(v.out.find("differs at /targets/0/states/0/instructions/0/code: table has \"0f 1f 44 00 01\", re-derived "
+                     "\"0f 1f 44 00 00\"") != std::string::npos);
+    CHECK(v.out.find("/targets/0/transitions/1/steps/2/bytes") != std::string::npos);
+  }
+
+  // The header under gcc: unused, it compiles without a warning; used, it prints what a patcher would store.
+  writeFile(dir.file("u.c"), "#include \"out/tables-x86-calls.h\"\nint unused(void) { return 0; }\n");
+  Ran unused = sh("cd " + dir.path() + " && gcc -c -std=gnu11 -Wall -Wextra -Wunused-const-variable -Werror u.c -o u.o", true);
+  INFO(unused.out);
+  CHECK(unused.status == 0);
+  const std::string F = "0xffffffff81000000", T = "0xffffffffa0001000";
+  writeFile(dir.file("t.c"), R"(#include <stdio.h>
+#include "out/tables-x86-calls.h"
+static void bytes(const char *name, const u8 *b, unsigned n)
+{
+	printf("%s %u", name, n);
+	for (unsigned i = 0; i < n; i++)
+		printf("%s%02x", i ? " " : ":", b[i]);
+	printf("\n");
+}
+int main(void)
+{
+	u8 call[TABLES_X86_CALLS_X86_64_SYSV_LE_BYTES] = { 0 };
+	bytes("nop", tables_x86_calls_x86_64_sysv_le_nop, sizeof(tables_x86_calls_x86_64_sysv_le_nop));
+	bytes("skip", tables_x86_calls_x86_64_sysv_le_skip, sizeof(tables_x86_calls_x86_64_sysv_le_skip));
+	bytes("nop2", tables_x86_calls_x86_64_sysv_le_nop2, sizeof(tables_x86_calls_x86_64_sysv_le_nop2));
+	printf("nop2 insns %u: %u+%u %u+%u\n", (unsigned)(sizeof(tables_x86_calls_x86_64_sysv_le_nop2_insns) / 4),
+	       tables_x86_calls_x86_64_sysv_le_nop2_insns[0][0], tables_x86_calls_x86_64_sysv_le_nop2_insns[0][1],
+	       tables_x86_calls_x86_64_sysv_le_nop2_insns[1][0], tables_x86_calls_x86_64_sysv_le_nop2_insns[1][1]);
+	printf("call rc %d\n", tables_x86_calls_x86_64_sysv_le_call(call, )" + F + R"(ull, )" + T + R"(ull));
+	bytes("call", call, sizeof(call));
+	/* T 2 GiB + 1 past F's end: no rel32 reaches it, and nothing is written */
+	printf("far rc %d\n", tables_x86_calls_x86_64_sysv_le_call(call, 0x1000ull, 0x1005ull + 0x80000000ull));
+	bytes("call", call, sizeof(call));
+	for (unsigned i = 0; i < 6; i++)
+		printf("step %08x %u %02x\n", tables_x86_calls_x86_64_sysv_le_nop_to_call[i][0],
+		       tables_x86_calls_x86_64_sysv_le_nop_to_call[i][1], tables_x86_calls_x86_64_sysv_le_nop_to_call[i][2]);
+	return 0;
+}
+)");
+  Ran cc = sh("cd " + dir.path() + " && gcc -std=gnu11 -Wall -Wextra -Werror t.c -o t 2>&1 && ./t", true);
+  INFO(cc.out);
+  REQUIRE(cc.status == 0);
+  // GNU as's bytes for the same lines (the spec's states) at the same F and T.
+  std::string nop = gnuBytes(dir, "\t{disp8} nopl 0x0(%rax,%rax,1)\n", F, T);
+  std::string skip = gnuBytes(dir, "\tjmp F + 5\n", F, T);
+  std::string nop2 = gnuBytes(dir, "\tnop\n\t{disp8} nopl 0x0(%rax)\n", F, T);
+  std::string gnuCall = gnuBytes(dir, "\tcall T\n", F, T);
+  CHECK(nop == "0f 1f 44 00 00");      // ../shared/FACTS-x86.md: x86_nops[5]
+  CHECK(gnuCall == "e8 fb 0f 00 1f");  // T - (F + 5)
+  std::string want = "nop 5:" + nop + "\nskip 5:" + skip + "\nnop2 5:" + nop2 + "\nnop2 insns 2: 0+1 1+4\n" +
+                     "call rc 0\ncall 5:" + gnuCall + "\nfar rc -1\ncall 5:" + gnuCall + "\n" +
+                     "step 0c000000 1 cc\nstep 0d000000 0 00\nstep 0b000001 4 00\nstep 0d000000 0 00\n"
+                     "step 0b000000 1 00\nstep 0d000000 0 00\n";
+  CHECK(cc.out == want);
 }

@@ -67,3 +67,14 @@ TEST_CASE("bad JSON is an error at its line and column", "[table_file]") {
   CHECK(rejection(replaced(kTable, "20000", "1e999")).where.line == 5);
   CHECK(rejection("").where.line == 1);
 }
+
+TEST_CASE("a byte site's table: instructions instead of words, a write's byte count a number", "[table_file]") {
+  std::string bytes = replaced(replaced(kTable, "\"words\": []", "\"instructions\": []"),
+                               "\"index\": 1, \"text\": \"nop\"", "\"index\": 1, \"bytes\": 4, \"text\": \"call T\"");
+  REQUIRE(std::holds_alternative<nlohmann::json>(parseTableFile(bytes, "t.json")));
+  Diagnostic d = rejection(replaced(bytes, "\"bytes\": 4", "\"bytes\": \"4\""));
+  CHECK(d.where.line == 11);
+  CHECK(d.message.find("/targets/0/transitions/0/steps/1/bytes") != std::string::npos);
+  CHECK(rejection(replaced(bytes, "\"instructions\": []", "\"instructions\": {}")).message.find(
+            "\"instructions\" must be an array") != std::string::npos);
+}

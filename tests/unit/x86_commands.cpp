@@ -1,7 +1,8 @@
 // `patchcheck asm` and `disasm` with --isa x86_64: units print as their
 // bytes in memory order (an instruction over 8 bytes whole), `--format
 // bin` writes them so, and disasm decodes a byte stream one instruction
-// at a time, as long as each is.
+// at a time, as long as each is. `run` fetches instructions at their byte
+// addresses, however long each is.
 #include <catch2/catch.hpp>
 
 #include "output_support.h"
@@ -52,4 +53,35 @@ TEST_CASE("disasm --isa x86_64 decodes a byte stream of variable-length instruct
   // Words stay words on a word ISA.
   r = sh(cli("disasm --isa arm64 d503201f"), true);
   CHECK(r.out == "0000000000000000: d503201f  nop\n");
+}
+
+TEST_CASE("run --isa x86_64 fetches instructions of any length at their byte addresses", "[x86_commands]") {
+  TempDir dir;
+  // 1 + 3 + 10 + 4 + 1 + 1 bytes: a movabs longer than the 8 bytes a unit's bits hold.
+  writeFile(dir.file("s.s"),
+            "  push %rbp\n  mov %rsp, %rbp\n  movabs $0x1122334455667788, %rax\n  add $1, %rdi\n  pop %rbp\n  ret\n");
+  Ran r = sh(cli("run --isa x86_64 " + dir.file("s.s")), true);
+  INFO(r.out);
+  REQUIRE(r.status == 0);
+  CHECK(r.out.find("6 instructions (20 bytes) at 0xffffffff80100000") != std::string::npos);
+  CHECK(r.out.find("path 1: jumps to concat(in.mem[in.rsp + 0x7]") != std::string::npos);  // ret: the pushed address
+  CHECK(r.out.find("  rax = 0x1122334455667788\n") != std::string::npos);
+  CHECK(r.out.find("  rdi = in.rdi + 0x1\n") != std::string::npos);
+  CHECK(r.out.find("  rsp = in.rsp + 0x8\n") != std::string::npos);
+  CHECK(r.out.find("  mem64[in.rsp - 0x8] = in.rbp\n") != std::string::npos);
+  CHECK(r.out.find("path 2") == std::string::npos);
+
+  // A call to a symbolic T pushes F + 5 and reaches T when rel32 does; a
+  // jump into the middle of an instruction is named as such.
+  writeFile(dir.file("c.s"), "  call T\n");
+  r = sh(cli("run --isa x86_64 --base 0xffffffff81000000 --symbolic T " + dir.file("c.s")), true);
+  INFO(r.out);
+  REQUIRE(r.status == 0);
+  CHECK(r.out.find("path 1: jumps to sym.T\n  when sext64(sym.T[31:0] + 0x7efffffb) == (sym.T + 0x7efffffb)") !=
+        std::string::npos);
+  CHECK(r.out.find("  mem64[in.rsp - 0x8] = 0xffffffff81000005\n") != std::string::npos);
+  writeFile(dir.file("j.s"), "  jmp 1f + 1\n1: movl $1, %eax\n");
+  r = sh(cli("run --isa x86_64 --base 0x1000 " + dir.file("j.s")), true);
+  INFO(r.out);
+  CHECK(r.out.find("path 1: jumps to 0x1003, where no unit of the snippet starts") != std::string::npos);
 }
