@@ -6,6 +6,7 @@
 
 #include "checker/explore/Behaviour.h"
 #include "encoder/Hex.h"
+#include "encoder/Isa.h"
 
 namespace patchcheck {
 namespace {
@@ -37,7 +38,8 @@ void printCounterexample(std::ostream& o, const Counterexample& cx, const std::s
                          const Target& t) {
   auto addr = [&t](uint64_t a) { return hex(t.wide() ? a : (a & 0xffffffffull)); };
   o << in << "broken rule: " << cx.rule << "\n";
-  if (!cx.intermediateState.empty()) o << in << "words seen:  " << cx.intermediateState << "\n";
+  bool bytes = t.isa && t.isa->patchUnitBytes(t) == 1;  // x86: the site's units are bytes
+  if (!cx.intermediateState.empty()) o << in << (bytes ? "bytes seen:  " : "words seen:  ") << cx.intermediateState << "\n";
   if (!cx.schedule.empty()) {
     o << in << "schedule:   ";
     for (const FetchEvent& f : cx.schedule)

@@ -133,7 +133,7 @@ TEST_CASE("gate on x86 specs: text, JSON, SARIF and JUnit name the torn bytes", 
 
   Ran text = sh(cli("gate --jobs 1 " + torn + " " + kMinimal));
   CHECK(text.status == 1);
-  CHECK(has(text.out, "words seen:  byte 0 new, byte 1 old, byte 2 new, byte 3 new, byte 4 new"));
+  CHECK(has(text.out, "bytes seen:  byte 0 new, byte 1 old, byte 2 new, byte 3 new, byte 4 new"));
   CHECK(has(text.out, "gate: FAIL"));
 
   Ran j = sh(cli("gate --format json --jobs 1 " + torn));
