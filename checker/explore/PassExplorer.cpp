@@ -682,8 +682,10 @@ class Explorer final : public Executor<Node>::Client {
       ready.push_back({std::move(p.node), insn});
     }
     if (ready.empty()) return std::nullopt;
-    for (size_t k = ready.size(); k-- > 1;)
+    for (size_t k = ready.size(); k-- > 1;) {
       if (executor_.step(ready[k].first, ready[k].second)) later(std::move(ready[k].first));
+      if (done()) return std::nullopt;  // that step refuted the transition
+    }
     Instruction insn = ready[0].second;
     n = std::move(ready[0].first);
     return insn;
@@ -933,6 +935,11 @@ class Explorer final : public Executor<Node>::Client {
 
   // ---- one query per distinct path
   void finish(Node& n) {
+    // The first counterexample stands: paths that end later in the same
+    // step (the other decodings of one fetch, the other outcomes of one
+    // trampoline run) are not asked about, nor may they replace it or
+    // unsay a witness.
+    if (done()) return;
     ++out_.counts.paths;
     if (s_.witnessOnly) {
       Answer a = prover_.check(pathOf(n));
