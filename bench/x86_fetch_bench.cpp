@@ -164,6 +164,7 @@ void lengths() {
   std::printf("  %2s  %-34s | %-10s %8s %6s %7s | %-10s %8s %6s %7s\n", "L", "new instruction", "bp", "cpu s",
               "paths", "queries", "plain", "cpu s", "paths", "queries");
   Notes notes;
+  bool skipped = false;
   // One row per length that has an instruction; a column stops after a
   // row that spent the budget.
   auto series = [&](const std::function<std::string(unsigned)>& instruction, bool symbolic) {
@@ -179,6 +180,7 @@ void lengths() {
         char cell[64];
         if (stopped[k]) {
           std::snprintf(cell, sizeof cell, "%-10s %8s %6s %7s", "skipped", "", "", "");
+          skipped = true;
         } else {
           Run r = check(text, "x86 (b) L=" + std::to_string(length), k);
           std::snprintf(cell, sizeof cell, "%-10s %8.3f %6u %7u", notes.mark(r).c_str(), r.cpu, r.counts.paths,
@@ -197,8 +199,9 @@ void lengths() {
               "  neither the assembler nor .byte can spell)\n");
   series(symbolInstruction, true);
   std::printf("  13-15: the 12-byte cmpq behind 1 to 3 ds prefixes (ignored in 64-bit mode), as .byte\n");
-  std::printf("  skipped: not run once a shorter instruction spent the %u s budget (keeps the bench short)\n",
-              kBudgetSeconds);
+  if (skipped)
+    std::printf("  skipped: not run once a shorter instruction spent the %u s budget (keeps the bench short)\n",
+                kBudgetSeconds);
   std::printf("  the model's int3 handler emulates any new instruction; Linux's emulates call, jmp, Jcc, ret and\n"
               "  the 2- and 5-byte NOPs only (text_poke_loc_init), so most rows measure the checker, not a patch\n"
               "  text_poke_bp accepts\n");
