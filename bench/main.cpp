@@ -1,18 +1,40 @@
 // Benchmarks: prints figures, asserts nothing. Each area adds a function
-// to bench/ and a call here.
+// to bench/ and an entry here; `patchcheck_bench AREA...` runs only those.
 #include <cstdio>
+#include <cstring>
 
 namespace patchcheck::bench {
 void encoder();
 void arm64Encoder();
 void checker();
 void litmus();
+void x86Fetch();
 }
 
-int main() {
-  patchcheck::bench::encoder();
-  patchcheck::bench::arm64Encoder();
-  patchcheck::bench::checker();
-  patchcheck::bench::litmus();
+int main(int argc, char** argv) {
+  struct Area {
+    const char* name;
+    void (*run)();
+  };
+  const Area areas[] = {{"encoder", patchcheck::bench::encoder},
+                        {"arm64-encoder", patchcheck::bench::arm64Encoder},
+                        {"checker", patchcheck::bench::checker},
+                        {"litmus", patchcheck::bench::litmus},
+                        {"x86-fetch", patchcheck::bench::x86Fetch}};
+  for (int k = 1; k < argc; ++k) {
+    bool known = false;
+    for (const Area& a : areas) known = known || std::strcmp(argv[k], a.name) == 0;
+    if (!known) {
+      std::fprintf(stderr, "patchcheck_bench: no area '%s' (areas:", argv[k]);
+      for (const Area& a : areas) std::fprintf(stderr, " %s", a.name);
+      std::fprintf(stderr, ")\n");
+      return 2;
+    }
+  }
+  for (const Area& a : areas) {
+    bool wanted = argc == 1;
+    for (int k = 1; k < argc; ++k) wanted = wanted || std::strcmp(argv[k], a.name) == 0;
+    if (wanted) a.run();
+  }
   return 0;
 }

@@ -636,7 +636,7 @@ class Explorer final : public Executor<Node>::Client {
     };
     std::vector<Partial> work;
     work.push_back(Partial{n, {}, {}, {}, true, {snapshot(n)}});
-    std::vector<std::pair<Node, Instruction>> ready;
+    std::optional<std::pair<Node, Instruction>> goesOn;  // the first decoding: this execution goes on with it
     while (!work.empty()) {
       // One fetch may fork hundreds of ways: the time budget holds inside it too.
       if (timeUp()) return std::nullopt;
@@ -688,14 +688,22 @@ class Explorer final : public Executor<Node>::Client {
       p.node.events.push_back(Event{Event::Kind::Fetch, first, label, p.node.cpu.pc, insn.term, nullptr, false, landed,
                                     std::nullopt, p.node.cpu.state.overlay, insn.bytes});
       p.node.fetchedAt = first;
-      ready.push_back({std::move(p.node), insn});
+      if (!goesOn) {
+        goesOn.emplace(std::move(p.node), insn);
+        continue;
+      }
+      // Every other decoding runs its instruction now, before the rest
+      // are decoded: a torn one that faults (#UD) ends its pass at once,
+      // and a counterexample then ends the fetch, where decoding every
+      // mix first cost seconds and, for a 10-byte instruction with an
+      // address in it, gigabytes. Only the order changes: each decoding
+      // still runs, or waits in the queue.
+      if (executor_.step(p.node, insn)) later(std::move(p.node));
+      if (done()) return std::nullopt;  // that step refuted the transition
     }
-    if (ready.empty()) return std::nullopt;
-    for (size_t k = ready.size(); k-- > 1;)
-      if (executor_.step(ready[k].first, ready[k].second)) later(std::move(ready[k].first));
-    Instruction insn = ready[0].second;
-    n = std::move(ready[0].first);
-    return insn;
+    if (!goesOn) return std::nullopt;
+    n = std::move(goesOn->first);
+    return goesOn->second;
   }
 
   // What fetching a byte changes on a node, to undo it.
@@ -942,6 +950,11 @@ class Explorer final : public Executor<Node>::Client {
 
   // ---- one query per distinct path
   void finish(Node& n) {
+    // The first counterexample stands: paths that end later in the same
+    // step (the other decodings of one fetch, the other outcomes of one
+    // trampoline run) are not asked about, nor may they replace it or
+    // unsay a witness.
+    if (done()) return;
     ++out_.counts.paths;
     if (s_.witnessOnly) {
       Answer a = prover_.check(pathOf(n));
