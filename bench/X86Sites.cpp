@@ -69,6 +69,7 @@ std::string specText(const X86Site& site, const std::vector<Steps>& transitions)
   for (const std::string& name : site.symbols) s += name + " = { in = \"kernel-text\", align = 16 }\n";
   s += "[states]\nold = " + list(from) + "\nnew = " + list(to) + "\n";
   s += "[behaviour]\nold = " + quoted(site.fromBehaviour) + "\nnew = " + quoted(site.toBehaviour) + "\n";
+  if (!site.int3Handler.empty()) s += "[model]\nint3_handler = " + quoted(site.int3Handler) + "\n";
   for (const Steps& steps : transitions)
     s += "[[transition]]\nfrom = \"old\"\nto = \"new\"\nsteps = " + list(steps) + "\n";
   return s;

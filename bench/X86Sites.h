@@ -18,6 +18,7 @@ struct X86Site {
   std::vector<X86Change> instructions;  // from F on, back to back
   std::vector<std::string> symbols;     // targets besides F, in kernel-text like F
   std::string fromBehaviour = "untraced", toBehaviour = "untraced";
+  std::string int3Handler;  // [model] int3_handler; empty: the default (emulate)
   unsigned bytes() const;
 };
 
