@@ -208,9 +208,6 @@ void lengths() {
   if (skipped)
     std::printf("  skipped: not run once a shorter instruction spent the %u s budget (keeps the bench short)\n",
                 kBudgetSeconds);
-  std::printf("  the model's int3 handler emulates any new instruction; Linux's emulates call, jmp, Jcc, ret and\n"
-              "  the 2- and 5-byte NOPs only (text_poke_loc_init), so most rows measure the checker, not a patch\n"
-              "  text_poke_bp accepts\n");
   notes.print();
 }
 
