@@ -1,5 +1,7 @@
 #include "bench/X86Sites.h"
 
+#include "encoder/x86_64/Padding.h"
+
 #include <cstdio>
 #include <stdexcept>
 
@@ -76,24 +78,16 @@ std::string specText(const X86Site& site, const std::vector<Steps>& transitions)
 }
 
 std::string x86Nop(unsigned length) {
-  static const std::vector<unsigned> nops[12] = {
-      {},
-      {0x90},
-      {0x66, 0x90},
-      {0x0f, 0x1f, 0x00},
-      {0x0f, 0x1f, 0x40, 0x00},
-      {0x0f, 0x1f, 0x44, 0x00, 0x00},
-      {0x66, 0x0f, 0x1f, 0x44, 0x00, 0x00},
-      {0x0f, 0x1f, 0x80, 0x00, 0x00, 0x00, 0x00},
-      {0x0f, 0x1f, 0x84, 0x00, 0x00, 0x00, 0x00, 0x00},
-      {0x66, 0x0f, 0x1f, 0x84, 0x00, 0x00, 0x00, 0x00, 0x00},              // nopw 0x0(%rax,%rax,1)
-      {0x66, 0x2e, 0x0f, 0x1f, 0x84, 0x00, 0x00, 0x00, 0x00, 0x00},        // cs nopw 0x0(%rax,%rax,1)
-      {0x66, 0x66, 0x2e, 0x0f, 0x1f, 0x84, 0x00, 0x00, 0x00, 0x00, 0x00},  // data16 cs nopw ...
-  };
   if (length < 1 || length > 15) throw std::invalid_argument("an x86 instruction is 1 to 15 bytes");
-  if (length < 12) return bytesDirective(nops[length]);
+  // Up to 11 bytes: the one nop GNU as pads with (x86_nops[1..8] and its
+  // longer forms).
+  if (length < 12) {
+    std::vector<std::vector<uint8_t>> nop = x86_64::paddingNops(length);
+    return bytesDirective(std::vector<unsigned>(nop.front().begin(), nop.front().end()));
+  }
   std::vector<unsigned> b(length - 11, 0x66);
-  b.insert(b.end(), nops[11].begin(), nops[11].end());
+  std::vector<uint8_t> longest = x86_64::paddingNops(11).front();
+  b.insert(b.end(), longest.begin(), longest.end());
   return bytesDirective(b);
 }
 
