@@ -6,6 +6,7 @@
 #include <deque>
 #include <span>
 
+#include "checker/explore/AddressFacts.h"
 #include "checker/explore/SideEffects.h"
 #include "encoder/Hex.h"
 #include "checker/explore/Trace.h"
@@ -88,7 +89,10 @@ class Explorer final : public Executor<Node>::Client {
   Explorer(const PassSetup& s, Prover& p)
       : s_(s), prover_(p), c_(s.site->ctx()), t_(s.site->target()),
         isa_(modelOf(t_)), abi_(isa_.abi(t_)),
-        entry_(MachineState::symbolic(c_, t_, "in.")), executor_(*this, decider(), options()) {}
+        entry_(MachineState::symbolic(c_, t_, "in.")), executor_(*this, decider(), options()),
+        addresses_([this](const std::vector<z3::expr>&, const z3::expr& fact) {
+          return prover_.check(fact);  // base facts only; an open question rewrites nothing
+        }) {}
 
   PassOutcome run() {
     auto start = std::chrono::steady_clock::now();
@@ -134,6 +138,10 @@ class Explorer final : public Executor<Node>::Client {
   bool unknown_ = false;
   std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
   Executor<Node> executor_;
+  // A branch target read back from a placement-dependent immediate
+  // (F + sext(T - F) when T is in reach) is T, once proven: then each
+  // location question is a numeral, not one solver query per symbol.
+  AddressFacts addresses_;
 
   // Units before this are the site's (its data units and words), the rest the body's.
   unsigned siteUnits() const { return s_.site->spec().siteUnits(); }
@@ -273,7 +281,7 @@ class Explorer final : public Executor<Node>::Client {
   // symbol, or anywhere else; each feasible one with its condition.
   std::vector<std::pair<Location, z3::expr>> locate(const Node& n) {
     std::vector<std::pair<Location, z3::expr>> out;
-    z3::expr pc = n.cpu.pc.simplify();
+    z3::expr pc = addresses_.rewrite(n.cpu.pc.simplify()).simplify();
     const std::string& fn = s_.site->spec().function;
     z3::expr f = s_.site->symbol(fn);
     const SiteLayout& layout = s_.site->layout();

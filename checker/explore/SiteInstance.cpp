@@ -2,6 +2,7 @@
 
 #include <set>
 
+#include "checker/explore/PlacedSymbol.h"
 #include "checker/explore/Placement.h"
 #include "checker/explore/Trampolines.h"
 #include "checker/spec/Regions.h"
@@ -54,9 +55,12 @@ bool WordImage::sameAs(const WordImage& o) const {
 
 namespace {
 
+uint64_t signExtendedValue(uint64_t v, const Target& t) {
+  return t.wide() ? v : uint64_t(int64_t(int32_t(uint32_t(v))));
+}
+
 z3::expr signExtendedAddress(z3::context& c, uint64_t v, const Target& t) {
-  if (!t.wide()) v = uint64_t(int64_t(int32_t(uint32_t(v))));
-  return c.bv_val(v, 64);
+  return c.bv_val(signExtendedValue(v, t), 64);
 }
 
 }  // namespace
@@ -94,17 +98,19 @@ std::variant<SiteInstance, Diagnostics> SiteInstance::make(const Spec& spec, con
       }
       SourceLocation at = sym ? sym->where : spec.functionWhere;
       std::string range = "[" + hex(r->lo) + ", " + hex(r->hi) + "]";
-      s.assume(z3::uge(term, signExtendedAddress(c, r->lo, t)) && z3::ule(term, signExtendedAddress(c, r->hi, t)),
-               at, n + " lies in " + regionName + " " + range);
+      uint64_t align = sym ? sym->align : 4;
+      PlacementFacts placed = placementFacts(term, n, signExtendedValue(r->lo, t),
+                                             signExtendedValue(r->hi, t), align);
+      s.assume(placed.range, at, n + " lies in " + regionName + " " + range);
       // Data units before F lie in F's section too: the site's first byte
       // is in F's region (so it is an address of the target, no wrap).
       if (n == spec.function && s.layout_.start() < 0)
         s.assume(z3::uge(term + c.bv_val(uint64_t(s.layout_.start()), 64), signExtendedAddress(c, r->lo, t)) &&
                      z3::ult(term + c.bv_val(uint64_t(s.layout_.start()), 64), term),
                  at, "the site's data before " + n + " lies in " + regionName + " " + range);
-      uint64_t align = sym ? sym->align : 4;
-      if (align > 1)
-        s.assume((term & c.bv_val(align - 1, 64)) == 0, at, n + " is aligned to " + std::to_string(align) + " bytes");
+      for (const z3::expr& e : placed.aligned) s.assume(e, at, n + " is aligned to " + std::to_string(align) + " bytes");
+      for (const z3::expr& e : placed.narrowed)
+        s.assume(e, at, n + " lies in " + regionName + " " + range + ", aligned to " + std::to_string(align) + " bytes");
     }
     // A 32-bit ISA's addresses are sign-extended 32-bit values.
     if (!t.wide())

@@ -4,6 +4,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "checker/explore/PlacedSymbol.h"
 #include "checker/explore/Placement.h"
 #include "checker/explore/Sha256.h"
 #include "checker/spec/ContractFile.h"
@@ -130,8 +131,10 @@ class Loader {
         symbols_.emplace(s.name, c_.bv_val(r->hi + 1, 64));
       } else {
         z3::expr x = c_.bv_const(s.name.c_str(), 64);
-        constraints_.push_back(z3::uge(x, c_.bv_val(r->lo, 64)) && z3::ule(x, c_.bv_val(r->hi, 64)));
-        if (s.align > 1) constraints_.push_back((x & c_.bv_val(s.align - 1, 64)) == 0);
+        PlacementFacts placed = placementFacts(x, s.name, r->lo, r->hi, s.align);
+        constraints_.push_back(placed.range);
+        constraints_.insert(constraints_.end(), placed.aligned.begin(), placed.aligned.end());
+        constraints_.insert(constraints_.end(), placed.narrowed.begin(), placed.narrowed.end());
         symbols_.emplace(s.name, x);
       }
     }
