@@ -3,6 +3,7 @@
 #include <iostream>
 #include <set>
 
+#include "checker/cli/FetchChoicesOption.h"
 #include "checker/cli/Commands.h"
 #include "checker/cli/LimitOptions.h"
 #include "checker/cli/TargetOptions.h"
@@ -22,6 +23,7 @@ struct CheckArgs {
   bool matrix = false, json = false, verbose = false, summary = false, inlineTrampolines = false;
   Limits limits;
   Budget budget;
+  FetchChoices fetchChoices = FetchChoices::Auto;
   unsigned jobs = defaultJobs();
   TargetOptions target;
   TrampolineDirOption trampolines;
@@ -67,6 +69,7 @@ int runCheck(const CheckArgs& a) {
     CheckOptions opt;
     opt.limits = a.limits;
     opt.budget = a.budget;
+    opt.fetchChoices = a.fetchChoices;
     opt.inlineTrampolines = a.inlineTrampolines;
     if (!a.transition.empty()) opt.transition = a.transition;
     std::vector<Target> targets = targetsFor(spec, a);
@@ -122,6 +125,7 @@ void addCheckCommand(CLI::App& app, int& exitCode) {
   addLimitOptions(*cmd, args->limits);
   cmd->add_option("--max-executions", args->budget.maxExecutions,
                   "executions one exploration may take before it answers UNKNOWN");
+  addFetchChoicesOption(*cmd, args->fetchChoices);
   cmd->add_option("--max-memory", args->budget.maxMemoryMiB, "resident memory (MiB) past which an exploration answers UNKNOWN");
   cmd->add_option("--max-seconds", args->budget.maxSeconds,
                   "wall-clock seconds one exploration may take before it answers UNKNOWN");

@@ -3,6 +3,7 @@
 // SARIF 2.1.0 or JUnit XML; exit codes as for `check`.
 #include <iostream>
 
+#include "checker/cli/FetchChoicesOption.h"
 #include "checker/cli/Commands.h"
 #include "checker/cli/LimitOptions.h"
 #include "checker/cli/TrampolineDirOption.h"
@@ -22,6 +23,7 @@ struct GateArgs {
   bool matrix = false;
   Limits limits;
   Budget budget;
+  FetchChoices fetchChoices = FetchChoices::Auto;
   unsigned jobs = defaultJobs();
   TrampolineDirOption trampolines;
 };
@@ -78,6 +80,7 @@ int runGate(const GateArgs& a) {
     CheckOptions opt;
     opt.limits = a.limits;
     opt.budget = a.budget;
+    opt.fetchChoices = a.fetchChoices;
     auto results = checkTargets(spec, targets, opt, {a.jobs, &progress}, filter);
     if (auto* e = std::get_if<Diagnostics>(&results)) return fail(*e), 2;
     auto& rs = std::get<std::vector<SpecResult>>(results);
@@ -128,6 +131,7 @@ void addGateCommand(CLI::App& app, int& exitCode) {
   addLimitOptions(*cmd, args->limits);
   cmd->add_option("--max-executions", args->budget.maxExecutions,
                   "executions one exploration may take before it answers UNKNOWN");
+  addFetchChoicesOption(*cmd, args->fetchChoices);
   cmd->add_option("--max-memory", args->budget.maxMemoryMiB, "resident memory (MiB) past which an exploration answers UNKNOWN");
   cmd->add_option("--max-seconds", args->budget.maxSeconds,
                   "wall-clock seconds one exploration may take before it answers UNKNOWN");

@@ -268,6 +268,7 @@ class SpecChecker {
     ps.contracts = &opt_.contracts;
     ps.inlineTrampolines = opt_.inlineTrampolines;
     ps.budget = opt_.budget;
+    ps.fetchChoices = opt_.fetchChoices;
     ps.maxSteps = opt_.limits.maxSteps;
     ps.breakpoints = breakpoints_;
     ps.instructionStarts = starts_;

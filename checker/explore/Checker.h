@@ -11,6 +11,7 @@
 #include <variant>
 
 #include "checker/explore/Budget.h"
+#include "checker/explore/FetchChoices.h"
 #include "checker/explore/Limits.h"
 #include "checker/explore/Verdict.h"
 #include "checker/spec/Spec.h"
@@ -26,6 +27,7 @@ struct CheckOptions {
   bool inlineTrampolines = false;  // run trampoline code inside each pass instead of using contracts
   bool prefix = false;  // synthesis: the steps may stop short of `to` (a prefix of an order)
   Budget budget;        // per exploration: past it, UNKNOWN
+  FetchChoices fetchChoices = FetchChoices::Auto;  // --fetch-choices
 };
 
 std::variant<SpecResult, Diagnostics> checkSpec(const Spec&, const Target&, z3::context&,

@@ -158,6 +158,15 @@ std::optional<Observer> FetchModel::observe(const Observer& o, unsigned word, un
   return n;
 }
 
+Observer FetchModel::meet(const Observer& a, const Observer& b) const {
+  Observer m{std::min(a.time, b.time), std::max(a.limit, b.limit), a.visible};
+  for (size_t i = 0; i < m.visible.size(); ++i) m.visible[i] = a.visible[i] && b.visible[i];
+  // Each set is closed under rules of the form "this write visible makes
+  // that one visible", so their intersection is too; what the earlier
+  // time forces is in both.
+  return m;
+}
+
 bool FetchModel::stillFetchable(const Observer& o, unsigned word, unsigned version) const {
   if (!x86() || word >= tl_.byWord.size()) return true;
   if (version < floors_[o.time][word]) return false;

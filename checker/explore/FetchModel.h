@@ -42,6 +42,11 @@ class FetchModel {
   bool fetchableAfterSteps(unsigned word, unsigned version) const {
     return stillFetchable(atTime(tl_.stepCount, tl_.stepCount), word, version);
   }
+  // The greatest observer below both: every write visible to both, the
+  // earlier time, the later limit. Every constraint being monotone, it
+  // allows every future either allows (and more): merged executions
+  // (PassExplorer's symbolic fetch choices) continue from it.
+  Observer meet(const Observer&, const Observer&) const;
   // After an interrupt or preemption at an instruction boundary; nullopt
   // when it changes nothing the model tracks.
   std::optional<Observer> interrupt(const Observer&) const;

@@ -42,6 +42,10 @@ struct Event {
   std::optional<TrampolineEvent> step;  // Step
   std::shared_ptr<const MemoryOverlay> overlay;  // Fetch: what the site's data units may read as
   unsigned length = 0;  // Fetch, Handler: the instruction's bytes
+  // A merged Fetch (symbolic fetch choices): the fetch of each image that
+  // was merged, the one under guards[k] in alternatives[k]; a model picks one.
+  std::vector<Event> alternatives = {};
+  std::vector<z3::expr> guards = {};
 };
 
 enum class LocKind { Word, RegionEnd, Symbol, Elsewhere };
@@ -86,13 +90,22 @@ struct Node : Execution {
 
 class Explorer final : public Executor<Node>::Client {
  public:
-  Explorer(const PassSetup& s, Prover& p)
-      : s_(s), prover_(p), c_(s.site->ctx()), t_(s.site->target()),
+  // `merging`: symbolic fetch choices (FetchChoices.h); `cap`: give up
+  // (overCap()) once the exploration takes more executions.
+  Explorer(const PassSetup& s, Prover& p, bool merging, std::optional<unsigned> cap = std::nullopt)
+      : s_(s), prover_(p), merging_(merging), cap_(cap), c_(s.site->ctx()), t_(s.site->target()),
         isa_(modelOf(t_)), abi_(isa_.abi(t_)),
         entry_(MachineState::symbolic(c_, t_, "in.")), executor_(*this, decider(), options()),
         addresses_([this](const std::vector<z3::expr>&, const z3::expr& fact) {
           return prover_.check(fact);  // base facts only; an open question rewrites nothing
         }) {}
+
+  // The exploration passed its cap: its outcome means nothing.
+  bool overCap() const { return overCap_; }
+  // A merged execution broke a rule on a schedule the fetch model does not
+  // allow (merging forgets which fetches each observer made): the outcome
+  // means nothing, explore explicitly.
+  bool spurious() const { return spurious_; }
 
   PassOutcome run() {
     auto start = std::chrono::steady_clock::now();
@@ -129,6 +142,11 @@ class Explorer final : public Executor<Node>::Client {
  private:
   const PassSetup& s_;
   Prover& prover_;
+  bool merging_;
+  std::optional<unsigned> cap_;
+  mutable bool overCap_ = false;  // set by the executor's budget check
+  bool spurious_ = false;
+  unsigned choices_ = 0;  // fetch choice terms made
   z3::context& c_;
   Target t_;
   const IsaModel& isa_;
@@ -166,7 +184,11 @@ class Explorer final : public Executor<Node>::Client {
     Executor<Node>::Options o;
     o.maxSteps = s_.maxSteps;
     o.exceptionsBetweenSteps = true;  // an exception may come before any instruction
-    o.budget = [this](unsigned taken) {
+    o.budget = [this](unsigned taken) -> std::optional<std::string> {
+      if (cap_ && taken > *cap_) {
+        overCap_ = true;
+        return "the exploration took more than " + std::to_string(*cap_) + " executions";
+      }
       return s_.budget.exceeded(taken, std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count());
     };
     // The fewest interrupts first: a counterexample has no interrupt it
@@ -190,7 +212,7 @@ class Explorer final : public Executor<Node>::Client {
   z3::expr pathOf(const Node& n) const { return n.condition(); }
   bool feasible(const Node& n, const z3::expr& cond) { return executor_.possible(n, cond); }
 
-  bool done() const override { return out_.counterexample || out_.witnessed; }
+  bool done() const override { return out_.counterexample || out_.witnessed || spurious_; }
 
   void addHazard(Node& n, const z3::expr& cond, Hazard::Kind kind,
                  std::function<std::string(const z3::model&)> explain,
@@ -608,6 +630,7 @@ class Explorer final : public Executor<Node>::Client {
   std::optional<Instruction> fetchVersions(Node& n, unsigned i) {
     std::vector<Group> groups = groupsOf(n.observers, i);
     if (groups.empty()) return std::nullopt;
+    if (merging_ && groups.size() > 1) return fetchMerged(n, i, groups);
     for (size_t k = groups.size(); k-- > 1;) {
       Node c = n;
       seen(c, i, groups[k].image, groups[k].observers, groups[k].names, groups[k].race);
@@ -615,6 +638,142 @@ class Explorer final : public Executor<Node>::Client {
     }
     seen(n, i, groups[0].image, groups[0].observers, groups[0].names, groups[0].race);
     return groups[0].image->fetched();
+  }
+
+  // Symbolic fetch choices: each image runs its step from the same state
+  // under `choice == k`; the executions that end at the same place with
+  // the same kind of state are one again, each register and memory
+  // holding its image's result under its guard. Those that differ (a
+  // branch in one image, not in another) go on apart: a path is a
+  // control-flow path.
+  std::optional<Instruction> fetchMerged(Node& n, unsigned i, const std::vector<Group>& groups) {
+    z3::expr choice = c_.bv_const(("fetch#" + std::to_string(choices_++)).c_str(), 16);
+    size_t paths = n.path.size(), hazards = n.hazards.size();
+    std::vector<Node> ran;
+    std::vector<z3::expr> guards = {};
+    for (size_t k = 0; k < groups.size() && !done(); ++k) {
+      Node c = n;
+      z3::expr guard = choice == c_.bv_val(unsigned(k), 16);
+      c.path.push_back(guard);
+      seen(c, i, groups[k].image, groups[k].observers, groups[k].names, groups[k].race);
+      if (executor_.step(c, groups[k].image->fetched())) {
+        ran.push_back(std::move(c));
+        guards.push_back(guard);
+      }
+    }
+    if (done()) return std::nullopt;
+    std::vector<bool> taken(ran.size(), false);
+    for (size_t a = 0; a < ran.size(); ++a) {
+      if (taken[a]) continue;
+      std::vector<size_t> same{a};
+      for (size_t b = a + 1; b < ran.size(); ++b)
+        if (!taken[b] && mergeable(ran[a], ran[b])) same.push_back(b), taken[b] = true;
+      later(same.size() == 1 ? std::move(ran[a]) : merged(ran, guards, same, paths, hazards));
+    }
+    return std::nullopt;
+  }
+
+  static bool sameTerms(const std::vector<z3::expr>& a, const std::vector<z3::expr>& b) {
+    if (a.size() != b.size()) return false;
+    for (size_t k = 0; k < a.size(); ++k)
+      if (!z3::eq(a[k], b[k])) return false;
+    return true;
+  }
+
+  // Executions of one fetch that may be one again: at the same pc with
+  // the same pending transfer, the same effects, accesses and fresh
+  // values, and the same pass bookkeeping. Registers and memory may differ.
+  static bool mergeable(const Node& a, const Node& b) {
+    if (a.steps != b.steps || a.interrupts != b.interrupts || a.inBody != b.inBody || a.located || b.located ||
+        a.called || b.called || a.emulate || b.emulate || a.fetchedAt != b.fetchedAt ||
+        a.events.size() != b.events.size() || !z3::eq(a.cpu.pc.simplify(), b.cpu.pc.simplify()))
+      return false;
+    if (a.cpu.slot.has_value() != b.cpu.slot.has_value()) return false;
+    if (a.cpu.slot) {
+      const Cpu::Slot &x = *a.cpu.slot, &y = *b.cpu.slot;
+      if (!z3::eq(x.branchPc, y.branchPc) || x.control.kind != y.control.kind || x.control.likely != y.control.likely ||
+          x.control.forbiddenSlot != y.control.forbiddenSlot || !z3::eq(x.control.taken, y.control.taken) ||
+          !z3::eq(x.control.target, y.control.target))
+        return false;
+    }
+    const MachineState &s = a.cpu.state, &t = b.cpu.state;
+    if (s.freshCount != t.freshCount || s.havocCount != t.havocCount || s.effects.size() != t.effects.size() ||
+        s.overlayReads.size() != t.overlayReads.size() || s.boundarySp.has_value() != t.boundarySp.has_value() ||
+        !sameTerms(s.stored, t.stored) || !sameTerms(s.storedSinceBoundary, t.storedSinceBoundary) ||
+        !sameTerms(s.loaded, t.loaded))
+      return false;
+    if (s.boundarySp && !z3::eq(*s.boundarySp, *t.boundarySp)) return false;
+    for (size_t k = 0; k < s.effects.size(); ++k) {
+      const SideEffect &x = s.effects[k], &y = t.effects[k];
+      if (x.what != y.what || x.kind != y.kind || x.ordering != y.ordering || !z3::eq(x.address, y.address) ||
+          x.value.has_value() != y.value.has_value() || (x.value && !z3::eq(*x.value, *y.value)))
+        return false;
+    }
+    for (size_t k = 0; k < s.overlayReads.size(); ++k) {
+      const OverlayRead &x = s.overlayReads[k], &y = t.overlayReads[k];
+      if (x.unit != y.unit || !z3::eq(x.touched, y.touched) || !z3::eq(x.pick, y.pick)) return false;
+    }
+    return true;
+  }
+
+  // One execution for ran[which]: each differing value an ite over the
+  // guards; the path the disjunction of their own conditions since the
+  // fork (`paths`), every hazard of each, the fetch event with each image
+  // as an alternative, and observers merged into their meet (which
+  // allows more: a counterexample's schedule is checked exactly before
+  // it counts).
+  Node merged(std::vector<Node>& ran, const std::vector<z3::expr>& guards, const std::vector<size_t>& which,
+              size_t paths, size_t hazards) {
+    Node out = ran[which.front()];
+    auto pick = [&](auto value) {
+      z3::expr v = value(ran[which.front()]);
+      for (size_t k = 1; k < which.size(); ++k) {
+        z3::expr w = value(ran[which[k]]);
+        if (!z3::eq(v, w)) v = z3::ite(guards[which[k]], w, v);
+      }
+      return v;
+    };
+    for (size_t r = 0; r < out.cpu.state.regs.size(); ++r)
+      out.cpu.state.regs[r] = pick([r](const Node& x) { return x.cpu.state.regs[r]; });
+    out.cpu.state.memory = pick([](const Node& x) { return x.cpu.state.memory; });
+    z3::expr_vector ways(c_);
+    for (size_t k : which) {
+      z3::expr_vector since(c_);
+      for (size_t p = paths; p < ran[k].path.size(); ++p) since.push_back(ran[k].path[p]);
+      ways.push_back(z3::mk_and(since));
+    }
+    out.path.erase(out.path.begin() + long(paths), out.path.end());
+    out.path.push_back(z3::mk_or(ways));
+    for (size_t k = 1; k < which.size(); ++k)
+      for (size_t h = hazards; h < ran[which[k]].hazards.size(); ++h) out.hazards.push_back(ran[which[k]].hazards[h]);
+    Event fetch = out.events.back();
+    fetch.alternatives.clear();
+    fetch.guards.clear();
+    for (size_t k : which) {
+      fetch.alternatives.push_back(ran[k].events.back());
+      fetch.guards.push_back(guards[k]);
+    }
+    out.events.back() = std::move(fetch);
+    Observer least = out.observers.front();
+    for (size_t k : which)
+      for (const Observer& o : ran[k].observers) least = s_.fetch->meet(least, o);
+    out.observers = {least};
+    out.cpu.state.overlay = dataOverlay(out.observers);
+    return out;
+  }
+
+  // The pass's events with each merged fetch replaced by the image the
+  // model chose.
+  Node resolved(const Node& n, const z3::model& m) const {
+    Node r = n;
+    for (Event& e : r.events) {
+      if (e.alternatives.empty()) continue;
+      size_t k = 0;
+      while (k + 1 < e.guards.size() && !m.eval(e.guards[k], true).is_true()) ++k;
+      Event chosen = e.alternatives[k];
+      e = std::move(chosen);
+    }
+    return r;
   }
 
   // A byte site (x86): the instruction at unit `first` is decoded from
@@ -982,7 +1141,23 @@ class Explorer final : public Executor<Node>::Client {
       out_.unknownReason = prover_.lastUnknownReason();
     }
     if (a != Answer::Sat) return;
-    out_.counterexample = counterexample(n, prover_.model());
+    const z3::model& m = prover_.model();
+    if (!merging_) {
+      out_.counterexample = counterexample(n, m);
+      return;
+    }
+    Node r = resolved(n, m);
+    size_t upto = r.events.size();
+    for (const Hazard& h : r.hazards)
+      if (m.eval(h.violation.when, true).is_true()) {
+        upto = h.events;
+        break;
+      }
+    if (!scheduleAllowed(r, m, upto)) {
+      spurious_ = true;
+      return;
+    }
+    out_.counterexample = counterexample(r, m);
   }
 
   Counterexample counterexample(const Node& n, const z3::model& m) {
@@ -1278,6 +1453,31 @@ class Explorer final : public Executor<Node>::Client {
 
 }  // namespace
 
-PassOutcome explorePasses(const PassSetup& s, Prover& p) { return Explorer(s, p).run(); }
+// Explicit first under Auto; symbolic once that passes its cap. A merged
+// run that is UNKNOWN, found only a schedule the model does not allow or
+// (under Auto) passed its own cap gives way to the explicit one, run to
+// the end with what is left of the time budget: merging never changes a
+// verdict, it only reaches it sooner. Byte sites (x86) and witness runs
+// stay explicit: their enumeration is linear already, or stops at the
+// first execution.
+PassOutcome explorePasses(const PassSetup& s, Prover& p) {
+  auto start = std::chrono::steady_clock::now();
+  bool automatic = s.fetchChoices == FetchChoices::Auto;
+  bool symbolic = s.fetchChoices != FetchChoices::Explicit && !s.witnessOnly && !s.site->spec().byteUnits;
+  if (symbolic && automatic) {
+    Explorer x(s, p, false, kExplicitExecutions);
+    PassOutcome out = x.run();
+    if (!x.overCap()) return out;
+  }
+  if (symbolic) {
+    Explorer x(s, p, true, automatic ? std::optional<unsigned>(kSymbolicExecutions) : std::nullopt);
+    PassOutcome out = x.run();
+    if (!x.spurious() && !x.overCap() && out.verdict != Verdict::Unknown) return out;
+  }
+  PassSetup rest = s;
+  double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  rest.budget.maxSeconds = unsigned(std::max(1.0, double(s.budget.maxSeconds) - spent));
+  return Explorer(rest, p, false).run();
+}
 
 }  // namespace patchcheck

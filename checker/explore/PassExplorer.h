@@ -14,6 +14,7 @@
 
 #include "checker/explore/Behaviour.h"
 #include "checker/explore/Budget.h"
+#include "checker/explore/FetchChoices.h"
 #include "checker/explore/FetchModel.h"
 #include "checker/explore/Limits.h"
 #include "checker/explore/Prover.h"
@@ -44,6 +45,7 @@ struct PassSetup {
   // the site's contents admit any pass at all); judge nothing.
   bool witnessOnly = false;
   Budget budget;
+  FetchChoices fetchChoices = FetchChoices::Auto;
   unsigned maxSteps = kDefaultMaxSteps;  // per pass (and per inline trampoline run)
   // A byte site's breakpoint protocol (x86 text_poke_bp): the units where
   // the transition writes the breakpoint, each with the instruction of

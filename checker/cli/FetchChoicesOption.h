@@ -1,0 +1,26 @@
+#pragma once
+// --fetch-choices: how passes explore the versions a fetch may see
+// (checker/explore/FetchChoices.h). The verdict is the same either way;
+// `explicit` reproduces a counterexample found before merging existed,
+// `symbolic` is for measuring.
+#include <CLI/CLI.hpp>
+
+#include <map>
+#include <string>
+
+#include "checker/explore/FetchChoices.h"
+
+namespace patchcheck {
+
+inline void addFetchChoicesOption(CLI::App& cmd, FetchChoices& choices) {
+  const std::map<std::string, FetchChoices> names{
+      {"auto", FetchChoices::Auto}, {"explicit", FetchChoices::Explicit}, {"symbolic", FetchChoices::Symbolic}};
+  cmd.add_option("--fetch-choices", choices,
+                 "auto | explicit | symbolic: each version a fetch may see its own path, or merged where the "
+                 "paths meet again (auto: explicit until " + std::to_string(kExplicitExecutions) +
+                     " executions)")
+      ->transform(CLI::CheckedTransformer(names, CLI::ignore_case))
+      ->default_str("auto");
+}
+
+}  // namespace patchcheck
