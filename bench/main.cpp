@@ -9,6 +9,7 @@ void arm64Encoder();
 void checker();
 void litmus();
 void x86Fetch();
+void scaling();
 }
 
 int main(int argc, char** argv) {
@@ -20,7 +21,8 @@ int main(int argc, char** argv) {
                         {"arm64-encoder", patchcheck::bench::arm64Encoder},
                         {"checker", patchcheck::bench::checker},
                         {"litmus", patchcheck::bench::litmus},
-                        {"x86-fetch", patchcheck::bench::x86Fetch}};
+                        {"x86-fetch", patchcheck::bench::x86Fetch},
+                        {"scaling", patchcheck::bench::scaling}};
   for (int k = 1; k < argc; ++k) {
     bool known = false;
     for (const Area& a : areas) known = known || std::strcmp(argv[k], a.name) == 0;
