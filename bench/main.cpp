@@ -6,7 +6,7 @@
 namespace patchcheck::bench {
 void encoder();
 void arm64Encoder();
-void checker();
+void matrix();
 void litmus();
 void x86Fetch();
 void scaling();
@@ -19,7 +19,7 @@ int main(int argc, char** argv) {
   };
   const Area areas[] = {{"encoder", patchcheck::bench::encoder},
                         {"arm64-encoder", patchcheck::bench::arm64Encoder},
-                        {"checker", patchcheck::bench::checker},
+                        {"matrix", patchcheck::bench::matrix},
                         {"litmus", patchcheck::bench::litmus},
                         {"x86-fetch", patchcheck::bench::x86Fetch},
                         {"scaling", patchcheck::bench::scaling}};
