@@ -5,6 +5,7 @@
 // process bounds a row of a table. The work returns its result as bytes.
 // Call it only while this process runs one thread (fork copies one).
 #include <poll.h>
+#include <sys/prctl.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -30,6 +31,7 @@ std::optional<std::string> inChild(double seconds, Work work) {
     return std::nullopt;
   }
   if (child == 0) {
+    prctl(PR_SET_PDEATHSIG, SIGKILL);  // the bench stopped: so does its row
     close(fds[0]);
     std::string out = work();
     std::fflush(stdout);

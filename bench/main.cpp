@@ -10,6 +10,7 @@ void matrix();
 void litmus();
 void x86Fetch();
 void scaling();
+void synthesis();
 }
 
 int main(int argc, char** argv) {
@@ -22,7 +23,8 @@ int main(int argc, char** argv) {
                         {"matrix", patchcheck::bench::matrix},
                         {"litmus", patchcheck::bench::litmus},
                         {"x86-fetch", patchcheck::bench::x86Fetch},
-                        {"scaling", patchcheck::bench::scaling}};
+                        {"scaling", patchcheck::bench::scaling},
+                        {"synthesis", patchcheck::bench::synthesis}};
   for (int k = 1; k < argc; ++k) {
     bool known = false;
     for (const Area& a : areas) known = known || std::strcmp(argv[k], a.name) == 0;
