@@ -1,10 +1,12 @@
 // What `patchcheck synth` costs on the shipped specs (issue 16): every
 // transition (FROM->TO) of every spec under specs/mips, specs/arm64 and specs/x86,
 // synthesised on the spec's own [target] with the command's defaults (no
-// --interim, no --all, --max-checks 4000). Each row is one synth command
-// run as runSynth does it (checker/cli/SynthCommand.cpp): a fresh Z3
-// context, the trampolines' contracts proven, the site made, the search;
-// only loading the file and printing are left out.
+// --interim, no --all, --max-checks 4000), through the calls runSynth
+// makes (checker/cli/SynthCommand.cpp): the trampolines' contracts proven,
+// then in a fresh Z3 context the site made and the search. The proofs,
+// nearly all of a run's time on the shipped specs, are done once per spec
+// and counted once per run in the totals; the rest of each run is one row,
+// in a child process stopped after kRowSeconds (bench/ChildRun.h).
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
