@@ -15,6 +15,13 @@ inline double cpuSeconds() {
   return double(t.tv_sec) + double(t.tv_nsec) * 1e-9;
 }
 
+// CPU time of every thread of this process (for runs on several threads).
+inline double processCpuSeconds() {
+  timespec t;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return double(t.tv_sec) + double(t.tv_nsec) * 1e-9;
+}
+
 struct Rate {
   double perCpuSecond = 0, perWallSecond = 0;
 };

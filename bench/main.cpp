@@ -6,9 +6,11 @@
 namespace patchcheck::bench {
 void encoder();
 void arm64Encoder();
-void checker();
+void matrix();
 void litmus();
 void x86Fetch();
+void scaling();
+void synthesis();
 }
 
 int main(int argc, char** argv) {
@@ -18,9 +20,11 @@ int main(int argc, char** argv) {
   };
   const Area areas[] = {{"encoder", patchcheck::bench::encoder},
                         {"arm64-encoder", patchcheck::bench::arm64Encoder},
-                        {"checker", patchcheck::bench::checker},
+                        {"matrix", patchcheck::bench::matrix},
                         {"litmus", patchcheck::bench::litmus},
-                        {"x86-fetch", patchcheck::bench::x86Fetch}};
+                        {"x86-fetch", patchcheck::bench::x86Fetch},
+                        {"scaling", patchcheck::bench::scaling},
+                        {"synthesis", patchcheck::bench::synthesis}};
   for (int k = 1; k < argc; ++k) {
     bool known = false;
     for (const Area& a : areas) known = known || std::strcmp(argv[k], a.name) == 0;
