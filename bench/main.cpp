@@ -8,6 +8,7 @@ void encoder();
 void arm64Encoder();
 void checker();
 void litmus();
+void herd7();
 void x86Fetch();
 }
 
@@ -20,6 +21,7 @@ int main(int argc, char** argv) {
                         {"arm64-encoder", patchcheck::bench::arm64Encoder},
                         {"checker", patchcheck::bench::checker},
                         {"litmus", patchcheck::bench::litmus},
+                        {"herd7", patchcheck::bench::herd7},
                         {"x86-fetch", patchcheck::bench::x86Fetch}};
   for (int k = 1; k < argc; ++k) {
     bool known = false;
