@@ -4,6 +4,7 @@
 #include <functional>
 #include <optional>
 #include <set>
+#include <stdexcept>
 #include <unordered_set>
 
 #include "checker/explore/CacheMaintenance.h"
@@ -51,8 +52,32 @@ struct CpuState {
   unsigned steps = 0;
 };
 
+// Bytes by address, sorted in one vector: a World is copied for every
+// event, and one block copies faster than a tree.
+class Bytes {
+ public:
+  uint8_t& operator[](uint64_t a) {
+    auto it = std::lower_bound(v_.begin(), v_.end(), a, before);
+    if (it == v_.end() || it->first != a) it = v_.insert(it, {a, 0});
+    return it->second;
+  }
+  const uint8_t* find(uint64_t a) const {
+    auto it = std::lower_bound(v_.begin(), v_.end(), a, before);
+    return it != v_.end() && it->first == a ? &it->second : nullptr;
+  }
+  uint8_t at(uint64_t a) const {
+    if (const uint8_t* b = find(a)) return *b;
+    throw std::out_of_range("no byte at this address");
+  }
+  const std::vector<std::pair<uint64_t, uint8_t>>& pairs() const { return v_; }
+
+ private:
+  static bool before(const std::pair<uint64_t, uint8_t>& p, uint64_t a) { return p.first < a; }
+  std::vector<std::pair<uint64_t, uint8_t>> v_;
+};
+
 struct World {
-  std::map<uint64_t, uint8_t> memory;  // every byte of code and data locations
+  Bytes memory;  // every byte of code and data locations
   std::vector<std::vector<Version>> code;
   CacheMaintenance cache;
   std::vector<CpuState> cpus;
@@ -62,8 +87,9 @@ struct World {
   // Equal keys, equal futures: the memo of explored states.
   std::string key() const {
     std::string k;
+    k.reserve(512);
     auto put = [&](uint64_t v) { k.append(reinterpret_cast<const char*>(&v), sizeof v); };
-    for (const auto& [a, b] : memory) k.push_back(char(b));
+    for (const auto& [a, b] : memory.pairs()) k.push_back(char(b));
     for (const auto& versions : code) {
       put(versions.size());
       for (const Version& v : versions) {
@@ -210,8 +236,8 @@ class Runner {
   uint8_t readByte(const World& w, const CpuState& c, uint64_t a) const {
     for (size_t k = c.buffer.size(); k-- > 0;)
       if (overlaps(c.buffer[k], a, 1)) return uint8_t(c.buffer[k].value >> (8 * (a - c.buffer[k].address)));
-    auto it = w.memory.find(a);
-    return it == w.memory.end() ? 0 : it->second;
+    const uint8_t* b = w.memory.find(a);
+    return b ? *b : 0;
   }
 
   bool execute(const World& w, unsigned cpu, std::vector<World>& stack) {
@@ -251,14 +277,10 @@ class Runner {
   bool step(World& w, unsigned cpu, uint32_t value, unsigned word) {
     CpuState& c = w.cpus[cpu];
     const CodeWord& at = p_.code[word];
-    std::set<uint64_t> addresses;
-    for (const auto& [a, b] : w.memory) addresses.insert(a);
+    Bytes visible = w.memory;  // memory as this CPU reads it: its youngest buffered store over each byte
     for (const Store& st : c.buffer)
-      for (unsigned b = 0; b < st.bytes; ++b) addresses.insert(st.address + b);
-    std::vector<std::pair<uint64_t, uint8_t>> visible;
-    visible.reserve(addresses.size());
-    for (uint64_t a : addresses) visible.push_back({a, readByte(w, c, a)});
-    const StepOutcome& after = semantics_.step(value, c.pc, c.regs, visible);
+      for (unsigned b = 0; b < st.bytes; ++b) visible[st.address + b] = uint8_t(st.value >> (8 * b));
+    const StepOutcome& after = semantics_.step(value, c.pc, c.regs, visible.pairs());
 
     // Memory-model events first: may it run now?
     std::optional<uint64_t> returnAddress;

@@ -46,11 +46,22 @@ const StepOutcome& StepSemantics::step(uint32_t word, uint64_t pc, const std::ve
 
 StepOutcome StepSemantics::run(uint32_t word, uint64_t pc, const std::vector<uint64_t>& regs,
                                const std::vector<std::pair<uint64_t, uint8_t>>& memory) {
+  // Terms are assigned from named values, never from temporaries: Debian
+  // 12's z3++ (4.8.12) move assignment drops the old term without releasing
+  // it, and a leaked store chain costs its depth times the context's term
+  // table when the context is deleted (seconds per test).
   MachineState s(c_, target_);
   s.concrete = true;
   for (unsigned r = 0; r < regs_.size(); ++r)
-    if (!regs_[r].zero) s.regs[r] = regs_[r].bits ? c_.bv_val(regs[r], regs_[r].bits) : c_.bool_val(regs[r] != 0);
-  for (const auto& [a, b] : memory) s.memory = z3::store(s.memory, c_.bv_val(a, 64), c_.bv_val(b, 8));
+    if (!regs_[r].zero) {
+      z3::expr v = regs_[r].bits ? c_.bv_val(regs[r], regs_[r].bits) : c_.bool_val(regs[r] != 0);
+      s.regs[r] = v;
+    }
+  for (const auto& [a, b] : memory) {
+    if (b == 0) continue;  // the state's memory is zero already: a shorter chain
+    z3::expr next = z3::store(s.memory, c_.bv_val(a, 64), c_.bv_val(b, 8));
+    s.memory = next;
+  }
 
   OneStep one(word);
   Execution& e = one.run(std::move(s), pc, 2);
@@ -77,8 +88,8 @@ StepOutcome StepSemantics::run(uint32_t word, uint64_t pc, const std::vector<uin
     size_t j = k;
     while (j + 1 < bytes.size() && bytes[j + 1] == bytes[j] + 1) ++j;
     StepStore st{bytes[k], unsigned(j - k + 1), 0};
-    auto values = concreteBytes(after, st.address, std::min(st.bytes, 8u));
-    for (unsigned b = 0; b < values.size(); ++b) st.value |= uint64_t(values[b].value_or(0)) << (8 * b);
+    for (unsigned b = 0; b < std::min(st.bytes, 8u); ++b)  // loadByte, not concreteBytes: see above
+      st.value |= concreteValue(after.loadByte(c_.bv_val(st.address + b, 64))).value_or(0) << (8 * b);
     out.stores.push_back(st);
     k = j + 1;
   }
