@@ -8,6 +8,7 @@ void encoder();
 void arm64Encoder();
 void matrix();
 void litmus();
+void herd7();
 void x86Fetch();
 void scaling();
 void synthesis();
@@ -22,6 +23,7 @@ int main(int argc, char** argv) {
                         {"arm64-encoder", patchcheck::bench::arm64Encoder},
                         {"matrix", patchcheck::bench::matrix},
                         {"litmus", patchcheck::bench::litmus},
+                        {"herd7", patchcheck::bench::herd7},
                         {"x86-fetch", patchcheck::bench::x86Fetch},
                         {"scaling", patchcheck::bench::scaling},
                         {"synthesis", patchcheck::bench::synthesis}};

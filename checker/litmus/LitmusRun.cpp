@@ -4,12 +4,12 @@
 #include <functional>
 #include <optional>
 #include <set>
+#include <stdexcept>
 #include <unordered_set>
 
 #include "checker/explore/CacheMaintenance.h"
 #include "checker/litmus/LitmusProgram.h"
-#include "model/ConcreteProgram.h"
-#include "model/ConcreteValues.h"
+#include "checker/litmus/LitmusStep.h"
 #include "model/IsaModel.h"
 
 namespace patchcheck::litmus {
@@ -52,8 +52,32 @@ struct CpuState {
   unsigned steps = 0;
 };
 
+// Bytes by address, sorted in one vector: a World is copied for every
+// event, and one block copies faster than a tree.
+class Bytes {
+ public:
+  uint8_t& operator[](uint64_t a) {
+    auto it = std::lower_bound(v_.begin(), v_.end(), a, before);
+    if (it == v_.end() || it->first != a) it = v_.insert(it, {a, 0});
+    return it->second;
+  }
+  const uint8_t* find(uint64_t a) const {
+    auto it = std::lower_bound(v_.begin(), v_.end(), a, before);
+    return it != v_.end() && it->first == a ? &it->second : nullptr;
+  }
+  uint8_t at(uint64_t a) const {
+    if (const uint8_t* b = find(a)) return *b;
+    throw std::out_of_range("no byte at this address");
+  }
+  const std::vector<std::pair<uint64_t, uint8_t>>& pairs() const { return v_; }
+
+ private:
+  static bool before(const std::pair<uint64_t, uint8_t>& p, uint64_t a) { return p.first < a; }
+  std::vector<std::pair<uint64_t, uint8_t>> v_;
+};
+
 struct World {
-  std::map<uint64_t, uint8_t> memory;  // every byte of code and data locations
+  Bytes memory;  // every byte of code and data locations
   std::vector<std::vector<Version>> code;
   CacheMaintenance cache;
   std::vector<CpuState> cpus;
@@ -63,8 +87,9 @@ struct World {
   // Equal keys, equal futures: the memo of explored states.
   std::string key() const {
     std::string k;
+    k.reserve(512);
     auto put = [&](uint64_t v) { k.append(reinterpret_cast<const char*>(&v), sizeof v); };
-    for (const auto& [a, b] : memory) k.push_back(char(b));
+    for (const auto& [a, b] : memory.pairs()) k.push_back(char(b));
     for (const auto& versions : code) {
       put(versions.size());
       for (const Version& v : versions) {
@@ -86,29 +111,10 @@ struct World {
   }
 };
 
-// One instruction through the plug-in's semantics: the word it is given,
-// then the run ends (model/ConcreteProgram.h).
-class OneStep final : public ConcreteProgram {
- public:
-  explicit OneStep(uint32_t word) : word_(word) {}
-  std::optional<patchcheck::Instruction> fetch(Execution& e) override {
-    if (given_) {
-      pc = concreteValue(e.cpu.pc).value_or(0);
-      return end(e, "stepped");
-    }
-    given_ = true;
-    return patchcheck::Instruction{e.cpu.state.ctx.bv_val(word_, 32), word_, 4};
-  }
-
- private:
-  uint32_t word_;
-  bool given_ = false;
-};
-
 class Runner {
  public:
   Runner(const Test& t, const Program& p, z3::context& c, const Limits& l)
-      : t_(t), p_(p), c_(c), limits_(l), isa_(modelOf(p.target)), regs_(isa_.registers(p.target)) {}
+      : t_(t), p_(p), limits_(l), isa_(modelOf(p.target)), regs_(isa_.registers(p.target)), semantics_(c, p.target) {}
 
   std::variant<LitmusResult, Diagnostics> run() {
     World w(p_.cacheType);
@@ -135,10 +141,10 @@ class Runner {
  private:
   const Test& t_;
   const Program& p_;
-  z3::context& c_;
   Limits limits_;
   const IsaModel& isa_;
   const std::vector<RegisterInfo>& regs_;
+  StepSemantics semantics_;
   Diagnostics errors_;
   std::unordered_set<std::string> seen_;
   std::set<std::map<std::string, uint64_t>> finals_;
@@ -230,8 +236,8 @@ class Runner {
   uint8_t readByte(const World& w, const CpuState& c, uint64_t a) const {
     for (size_t k = c.buffer.size(); k-- > 0;)
       if (overlaps(c.buffer[k], a, 1)) return uint8_t(c.buffer[k].value >> (8 * (a - c.buffer[k].address)));
-    auto it = w.memory.find(a);
-    return it == w.memory.end() ? 0 : it->second;
+    const uint8_t* b = w.memory.find(a);
+    return b ? *b : 0;
   }
 
   bool execute(const World& w, unsigned cpu, std::vector<World>& stack) {
@@ -271,26 +277,16 @@ class Runner {
   bool step(World& w, unsigned cpu, uint32_t value, unsigned word) {
     CpuState& c = w.cpus[cpu];
     const CodeWord& at = p_.code[word];
-    MachineState s(c_, p_.target);
-    s.concrete = true;
-    for (unsigned r = 0; r < regs_.size(); ++r)
-      if (!regs_[r].zero) s.regs[r] = regs_[r].bits ? c_.bv_val(c.regs[r], regs_[r].bits) : c_.bool_val(c.regs[r] != 0);
-    std::set<uint64_t> addresses;
-    for (const auto& [a, b] : w.memory) addresses.insert(a);
+    Bytes visible = w.memory;  // memory as this CPU reads it: its youngest buffered store over each byte
     for (const Store& st : c.buffer)
-      for (unsigned b = 0; b < st.bytes; ++b) addresses.insert(st.address + b);
-    for (uint64_t a : addresses) s.memory = z3::store(s.memory, c_.bv_val(a, 64), c_.bv_val(readByte(w, c, a), 8));
-    size_t storedBefore = s.stored.size(), loadedBefore = s.loaded.size();
-
-    OneStep one(value);
-    Execution& e = one.run(std::move(s), c.pc, 2);
-    MachineState& after = e.cpu.state;
+      for (unsigned b = 0; b < st.bytes; ++b) visible[st.address + b] = uint8_t(st.value >> (8 * b));
+    const StepOutcome& after = semantics_.step(value, c.pc, c.regs, visible.pairs());
 
     // Memory-model events first: may it run now?
     std::optional<uint64_t> returnAddress;
     bool context = false;
-    for (const SideEffect& fx : after.effects) {
-      auto address = concreteValue(fx.address);
+    for (const StepEffect& fx : after.effects) {
+      const std::optional<uint64_t>& address = fx.address;
       switch (fx.ordering) {
         case Ordering::Full: case Ordering::Completion:
           if (!c.buffer.empty()) return false;  // its stores reach memory first
@@ -315,10 +311,9 @@ class Runner {
     }
     // Loads run in order, which Arm does not promise without a barrier.
     std::vector<uint64_t> accesses;
-    for (size_t k = loadedBefore; k < after.loaded.size(); ++k)
-      if (auto a = concreteValue(after.loaded[k])) accesses.push_back(*a);
-    for (size_t k = storedBefore; k < after.stored.size(); ++k)
-      if (auto a = concreteValue(after.stored[k])) accesses.push_back(*a & ~uint64_t(7));
+    for (const std::optional<uint64_t>& a : after.loaded)
+      if (a) accesses.push_back(*a);
+    for (uint64_t a : after.storedBytes) accesses.push_back(a & ~uint64_t(7));
     if (c.unorderedLoad)
       for (uint64_t a : accesses)
         if ((a & ~uint64_t(7)) != *c.unorderedLoad) {
@@ -326,13 +321,13 @@ class Runner {
                         "Arm may reorder them, this runner runs loads in order");
           return false;
         }
-    if (after.loaded.size() > loadedBefore) {
-      for (size_t k = loadedBefore; k < after.loaded.size(); ++k)
-        if (auto a = concreteValue(after.loaded[k])) c.loadsSinceFull.insert(*a & ~uint64_t(3));
-      if (auto a = concreteValue(after.loaded.back())) c.unorderedLoad = *a & ~uint64_t(7);
+    if (!after.loaded.empty()) {
+      for (const std::optional<uint64_t>& a : after.loaded)
+        if (a) c.loadsSinceFull.insert(*a & ~uint64_t(3));
+      if (const auto& a = after.loaded.back()) c.unorderedLoad = *a & ~uint64_t(7);
     }
-    for (const SideEffect& fx : after.effects) {
-      auto address = concreteValue(fx.address);
+    for (const StepEffect& fx : after.effects) {
+      const std::optional<uint64_t>& address = fx.address;
       auto target = address ? codeWord(*address) : std::nullopt;
       switch (fx.ordering) {
         case Ordering::Full:
@@ -349,7 +344,7 @@ class Runner {
           if (target) w.cache.invalidate(cpu, *target, unsigned(w.code[*target].size()) - 1);
           break;
         case Ordering::ExceptionReturnAddress:
-          if (fx.value) returnAddress = concreteValue(*fx.value);
+          if (fx.valueGiven) returnAddress = fx.value;
           break;
         default: break;
       }
@@ -360,8 +355,8 @@ class Runner {
     if (returnAddress) c.elr = *returnAddress;
 
     // An exception: to the thread's handler (P<N>.F), or back from it.
-    for (const Fault& f : one.faults) {
-      if (f.kind == FaultKind::Eret && c.inHandler) {
+    for (const auto& [kind, detail] : after.faults) {
+      if (kind == FaultKind::Eret && c.inHandler) {
         c.pc = c.elr;
         c.inHandler = false;
         c.base = view(w);  // an exception return synchronises context
@@ -371,8 +366,8 @@ class Runner {
       }
       const ThreadCode& tc = p_.threads[cpu];
       if (!tc.hasHandler || c.inHandler) {
-        refuse(at.at, tc.name + " faults at '" + at.text + "' (" + std::string(name(f.kind)) +
-                          (f.detail.empty() ? "" : ": " + f.detail) + ") with no fault handler " + tc.name + ".F");
+        refuse(at.at, tc.name + " faults at '" + at.text + "' (" + std::string(name(kind)) +
+                          (detail.empty() ? "" : ": " + detail) + ") with no fault handler " + tc.name + ".F");
         return false;
       }
       c.elr = c.pc;
@@ -382,13 +377,13 @@ class Runner {
       ++c.steps;
       return true;
     }
-    if (one.stop != "stepped") {
-      refuse(at.at, "'" + at.text + "': " + one.stop);
+    if (after.stop != "stepped") {
+      refuse(at.at, "'" + at.text + "': " + after.stop);
       return false;
     }
     for (unsigned r = 0; r < regs_.size(); ++r) {
       if (regs_[r].zero) continue;
-      auto v = concreteValue(after.regs[r]);
+      const std::optional<uint64_t>& v = after.regs[r];
       if (!v) {
         refuse(at.at, "'" + at.text + "' leaves " + regs_[r].name + " undetermined");
         return false;
@@ -396,25 +391,14 @@ class Runner {
       c.regs[r] = *v;
     }
     // Its stores join the buffer, as one store per instruction and address run.
-    std::vector<uint64_t> bytes;
-    for (size_t k = storedBefore; k < after.stored.size(); ++k)
-      if (auto a = concreteValue(after.stored[k])) bytes.push_back(*a);
-    std::sort(bytes.begin(), bytes.end());
-    bytes.erase(std::unique(bytes.begin(), bytes.end()), bytes.end());
-    for (size_t k = 0; k < bytes.size();) {
-      size_t j = k;
-      while (j + 1 < bytes.size() && bytes[j + 1] == bytes[j] + 1) ++j;
-      Store st{bytes[k], unsigned(j - k + 1), 0, c.fences};
-      auto values = concreteBytes(after, st.address, st.bytes);
-      for (unsigned b = 0; b < st.bytes; ++b) st.value |= uint64_t(values[b].value_or(0)) << (8 * b);
-      if (st.bytes > 8) {
+    for (const StepStore& run : after.stores) {
+      if (run.bytes > 8) {
         refuse(at.at, "'" + at.text + "' stores more than 8 bytes");
         return false;
       }
-      c.buffer.push_back(st);
-      k = j + 1;
+      c.buffer.push_back({run.address, run.bytes, run.value, c.fences});
     }
-    c.pc = one.pc;
+    c.pc = after.pc;
     if (context) c.base = view(w);
     ++c.steps;
     c.done = !c.inHandler && c.pc == p_.threads[cpu].end;
