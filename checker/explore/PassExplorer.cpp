@@ -8,6 +8,7 @@
 
 #include "checker/explore/AddressFacts.h"
 #include "checker/explore/SideEffects.h"
+#include "checker/explore/SymbolOffsets.h"
 #include "encoder/Hex.h"
 #include "checker/explore/Trace.h"
 #include "model/Cpu.h"
@@ -21,6 +22,12 @@ uint64_t u64(const z3::expr& e) {
   uint64_t v = 0;
   if (e.is_numeral()) e.is_numeral_u64(v);
   return v;
+}
+
+std::vector<z3::expr> symbolTerms(const SiteInstance& site) {
+  std::vector<z3::expr> out;
+  for (const auto& [name, term] : site.symbols()) out.push_back(term);
+  return out;
 }
 
 struct Event {
@@ -98,7 +105,8 @@ class Explorer final : public Executor<Node>::Client {
         entry_(MachineState::symbolic(c_, t_, "in.")), executor_(*this, decider(), options()),
         addresses_([this](const std::vector<z3::expr>&, const z3::expr& fact) {
           return prover_.check(fact);  // base facts only; an open question rewrites nothing
-        }) {}
+        }),
+        offsets_(p, symbolTerms(*s.site)) {}
 
   // The exploration passed its cap: its outcome means nothing.
   bool overCap() const { return overCap_; }
@@ -160,6 +168,9 @@ class Explorer final : public Executor<Node>::Client {
   // (F + sext(T - F) when T is in reach) is T, once proven: then each
   // location question is a numeral, not one solver query per symbol.
   AddressFacts addresses_;
+  // An address computed from placement symbols alone (lui/ori, %hi/%lo)
+  // is one symbol plus a constant, once proven.
+  SymbolOffsets offsets_;
 
   // Units before this are the site's (its data units and words), the rest the body's.
   unsigned siteUnits() const { return s_.site->spec().siteUnits(); }
@@ -313,6 +324,32 @@ class Explorer final : public Executor<Node>::Client {
     // constraints, F): the low 32 bits decide, and they simplify where the
     // 64-bit difference of two sign extensions does not.
     z3::expr offset = (t_.wide() ? pc - f : z3::sext(pc.extract(31, 0) - f.extract(31, 0), 32)).simplify();
+    if (!offset.is_numeral()) {
+      pc = offsets_.rewrite(pc);
+      offset = (t_.wide() ? pc - f : z3::sext(pc.extract(31, 0) - f.extract(31, 0), 32)).simplify();
+    }
+    // The declared symbols (F aside), a trampoline's further entries
+    // ("ftrace_caller+8") and those an allowed `call T + 8` names, in
+    // this order.
+    struct Entry {
+      std::string name, callee;
+      z3::expr at;
+    };
+    std::vector<Entry> entries;
+    for (const auto& [name, term] : s_.site->symbols())
+      if (name != fn) entries.push_back({name, name, term});
+    for (const auto& [key, code] : s_.site->trampolines())
+      if (code.contract.entryOffset != 0) entries.push_back({key, code.contract.symbol, code.entry()});
+    for (const OutcomeSpec& o : s_.allowed.alternatives) {
+      if (o.kind != OutcomeSpec::Kind::Call || o.offset == 0 || s_.site->trampolines().count(o.entry())) continue;
+      auto t = s_.site->symbols().find(o.target);
+      if (t != s_.site->symbols().end()) entries.push_back({o.entry(), o.target, t->second + c_.bv_val(o.offset, 64)});
+    }
+    // A pc that is an entry's very term is there and nowhere else: the
+    // placement keeps symbols apart from each other and from the site
+    // region, and the questions below would only confirm it.
+    for (const Entry& e : entries)
+      if ((pc == e.at).simplify().is_true()) return {{Location{LocKind::Symbol, 0, e.name, e.callee}, c_.bool_val(true)}};
     if (offset.is_numeral()) {
       auto off = int64_t(u64(offset));
       std::optional<unsigned> i = off == layout.end() ? std::optional<unsigned>(region) : layout.unitAt(off);
@@ -330,28 +367,10 @@ class Explorer final : public Executor<Node>::Client {
           out.push_back({Location{i == region ? LocKind::RegionEnd : LocKind::Word, i, "", ""}, eq});
       }
     }
-    auto entryAt = [&](const std::string& name, const std::string& callee, const z3::expr& at) {
-      known.push_back(at);
-      z3::expr eq = (pc == at).simplify();
-      if (eq.is_true()) {
-        out = {{Location{LocKind::Symbol, 0, name, callee}, c_.bool_val(true)}};
-        return true;
-      }
-      if (feasible(n, eq)) out.push_back({Location{LocKind::Symbol, 0, name, callee}, eq});
-      return false;
-    };
-    for (const auto& [name, term] : s_.site->symbols())
-      if (name != fn && entryAt(name, name, term)) return out;
-    // A trampoline's further entries ("ftrace_caller+8"), and those an
-    // allowed `call T + 8` names.
-    for (const auto& [key, code] : s_.site->trampolines())
-      if (code.contract.entryOffset != 0 && entryAt(key, code.contract.symbol, code.entry())) return out;
-    for (const OutcomeSpec& o : s_.allowed.alternatives) {
-      if (o.kind != OutcomeSpec::Kind::Call || o.offset == 0 || s_.site->trampolines().count(o.entry())) continue;
-      auto t = s_.site->symbols().find(o.target);
-      if (t != s_.site->symbols().end() &&
-          entryAt(o.entry(), o.target, t->second + c_.bv_val(o.offset, 64)))
-        return out;
+    for (const Entry& e : entries) {
+      known.push_back(e.at);
+      z3::expr eq = (pc == e.at).simplify();
+      if (feasible(n, eq)) out.push_back({Location{LocKind::Symbol, 0, e.name, e.callee}, eq});
     }
     z3::expr elsewhere = c_.bool_val(true);
     if (!offset.is_numeral())
