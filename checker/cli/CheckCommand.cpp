@@ -1,5 +1,6 @@
 // `patchcheck check`: prove each transition of each spec safe, or show why not.
 #include <algorithm>
+#include <functional>
 #include <iostream>
 #include <set>
 
@@ -58,46 +59,72 @@ int runCheck(const CheckArgs& a) {
     }
   Progress progress("check");  // each job below is its own checker run with its own Z3 context
   RunResults rr;
+  // Every spec is loaded and its targets checked first, in order; the specs
+  // before the first bad one are then checked side by side (a spec with one
+  // target leaves a core idle while its trampolines are proven) and
+  // printed in order, then that spec's error: what a run one spec after the
+  // other prints.
+  struct Item {
+    Spec spec;
+    std::vector<Target> targets;
+    CheckOptions opt;
+  };
+  std::vector<Item> items;
+  std::function<int()> failure;  // prints the first bad input and gives the exit code
   for (const std::string& path : a.specs) {
     auto loaded = loadSpec(path);
     if (auto* e = std::get_if<Diagnostics>(&loaded)) {
-      for (const auto& d : *e) std::cerr << d.str() << "\n";
-      return 2;
-    }
-    Spec& spec = std::get<Spec>(loaded);
-    a.trampolines.applyTo(spec);
-    CheckOptions opt;
-    opt.limits = a.limits;
-    opt.budget = a.budget;
-    opt.fetchChoices = a.fetchChoices;
-    opt.inlineTrampolines = a.inlineTrampolines;
-    if (!a.transition.empty()) opt.transition = a.transition;
-    std::vector<Target> targets = targetsFor(spec, a);
-    Diagnostics errors;
-    for (const Target& t : targets) {
-      if (auto p = t.problem()) {
-        std::cerr << "<command line>: error: " << *p << "\n";
+      failure = [e = *e] {
+        for (const auto& d : e) std::cerr << d.str() << "\n";
         return 2;
+      };
+      break;
+    }
+    Item item{std::get<Spec>(std::move(loaded)), {}, {}};
+    a.trampolines.applyTo(item.spec);
+    item.opt.limits = a.limits;
+    item.opt.budget = a.budget;
+    item.opt.fetchChoices = a.fetchChoices;
+    item.opt.inlineTrampolines = a.inlineTrampolines;
+    if (!a.transition.empty()) item.opt.transition = a.transition;
+    item.targets = targetsFor(item.spec, a);
+    Diagnostics errors;
+    for (const Target& t : item.targets) {
+      if (auto p = t.problem()) {
+        failure = [p = *p] {
+          std::cerr << "<command line>: error: " << p << "\n";
+          return 2;
+        };
+        break;
       }
-      Diagnostics d = checkSpecForTarget(spec, t);
+      Diagnostics d = checkSpecForTarget(item.spec, t);
       errors.insert(errors.end(), d.begin(), d.end());
     }
-    if (!errors.empty()) {
-      printDistinct(errors);
-      return 2;
-    }
-    auto results = checkTargets(spec, targets, opt, {a.jobs, &progress});
-    if (auto* e = std::get_if<Diagnostics>(&results)) {
+    if (!failure && !errors.empty())
+      failure = [errors] {
+        printDistinct(errors);
+        return 2;
+      };
+    if (failure) break;
+    items.push_back(std::move(item));
+  }
+  std::vector<std::variant<std::vector<SpecResult>, Diagnostics>> results(items.size());
+  runJobs(a.jobs, items.size(), [&](size_t i) {
+    results[i] = checkTargets(items[i].spec, items[i].targets, items[i].opt, {a.jobs, &progress});
+  });
+  progress.clear();
+  for (size_t k = 0; k < items.size(); ++k) {
+    if (auto* e = std::get_if<Diagnostics>(&results[k])) {
       for (const auto& d : *e) std::cerr << d.str() << "\n";
       return 2;
     }
-    progress.clear();
-    for (size_t i = 0; i < targets.size(); ++i) {
-      rr.specs.push_back(std::get<std::vector<SpecResult>>(results)[i]);
-      rr.targets.push_back(targets[i]);
-      if (!a.json && !a.summary) printSpecResult(std::cout, rr.specs.back(), targets[i], a.verbose);
+    for (size_t i = 0; i < items[k].targets.size(); ++i) {
+      rr.specs.push_back(std::get<std::vector<SpecResult>>(results[k])[i]);
+      rr.targets.push_back(items[k].targets[i]);
+      if (!a.json && !a.summary) printSpecResult(std::cout, rr.specs.back(), items[k].targets[i], a.verbose);
     }
   }
+  if (failure) return failure();
   if (a.json) std::cout << toJson(rr).dump(2) << "\n";
   else if (a.summary) printSummaryTable(std::cout, rr);
   int code = exitCodeOf(rr);
