@@ -1,5 +1,7 @@
 #include "checker/explore/AddressFacts.h"
 
+#include <algorithm>
+#include <map>
 #include <set>
 #include <vector>
 
@@ -95,12 +97,47 @@ std::optional<z3::expr> AddressFacts::loadPastStores(const z3::expr& e) {
     ++skipped;
   }
   if (skipped == 0) return std::nullopt;
-  if (!others.empty()) {
-    z3::expr_vector same(e.ctx());
-    for (const z3::expr& i : others) same.push_back(i == j);
-    if (!proven(!z3::mk_or(same))) return std::nullopt;
-  }
+  if (!others.empty() && !apart(j, others)) return std::nullopt;
   return value ? *value : z3::select(m, j);
+}
+
+// j differs from every index in `others`. A frame's stores are many bytes
+// at one base (sp - 8, sp - 16, ...): asked as one range per base, j
+// outside [B + lo, B + hi], a question of a few comparisons where the
+// disjunction of the equalities has one per byte. The range holds more
+// than the indexes, so a range not proven apart falls back to the exact
+// question.
+bool AddressFacts::apart(const z3::expr& j, const std::vector<z3::expr>& others) {
+  z3::context& c = j.ctx();
+  unsigned w = j.get_sort().bv_size();
+  auto sext = [w](uint64_t k) { return w >= 64 ? int64_t(k) : int64_t(k << (64 - w)) >> (64 - w); };
+  std::map<unsigned, std::pair<z3::expr, std::pair<int64_t, int64_t>>> ranges;  // base id -> (base, [lo, hi])
+  for (const z3::expr& i : others) {
+    Offset o = offsetOf(i);
+    int64_t k = sext(o.k);
+    auto [it, fresh] = ranges.try_emplace(Z3_get_ast_id(c, o.base), o.base, std::make_pair(k, k));
+    if (!fresh) it->second.second = {std::min(it->second.second.first, k), std::max(it->second.second.second, k)};
+  }
+  z3::expr_vector outside(c);
+  bool narrower = false;  // only then is the range question worth asking first
+  size_t n = 0;
+  for (const auto& [id, r] : ranges) {
+    const auto& [base, bounds] = r;
+    auto [lo, hi] = bounds;
+    uint64_t span = uint64_t(hi) - uint64_t(lo);
+    if (w < 64 && span >> w) return provenApart(j, others);  // wider than the address space
+    outside.push_back(z3::ugt(j - (base + c.bv_val(uint64_t(lo), w)), c.bv_val(span, w)));
+    narrower = narrower || span > 0;
+    ++n;
+  }
+  if (narrower && n < others.size() && proven(z3::mk_and(outside))) return true;
+  return provenApart(j, others);
+}
+
+bool AddressFacts::provenApart(const z3::expr& j, const std::vector<z3::expr>& others) {
+  z3::expr_vector same(j.ctx());
+  for (const z3::expr& i : others) same.push_back(i == j);
+  return proven(!z3::mk_or(same));
 }
 
 z3::expr AddressFacts::rewrite(const z3::expr& e) {

@@ -21,6 +21,7 @@
 #include <z3++.h>
 
 #include <map>
+#include <vector>
 
 #include "model/Executor.h"
 #include "model/MachineState.h"
@@ -45,6 +46,8 @@ class AddressFacts {
   std::optional<z3::expr> alignedDown(const z3::expr& concat);
   std::optional<z3::expr> signExtended(const z3::expr& e);
   std::optional<z3::expr> loadPastStores(const z3::expr& select);
+  bool apart(const z3::expr& index, const std::vector<z3::expr>& others);
+  bool provenApart(const z3::expr& index, const std::vector<z3::expr>& others);
 };
 
 }  // namespace patchcheck
