@@ -42,23 +42,13 @@ class Proof {
     };
     std::vector<TrampolineOutcome> outcomes =
         runTrampoline(code_, Cpu(atEntry_, code_.entry()), view, decide, maxSteps_);
-    for (const TrampolineOutcome& o : outcomes) {
+    for (const TrampolineOutcome& o : outcomes)
       if (o.undecided && k.unknownReason.empty()) k.unknownReason = *o.undecided;
-      if (o.violations.empty()) continue;
-      z3::expr path = all(c_, o.path);
-      Answer a = prover_.checkOnce(path && any(c_, o.violations));
-      // One hard disjunction can time out where each rule alone is easy:
-      // then ask rule by rule.
-      for (size_t i = 0; a == Answer::Unknown && i < o.violations.size(); ++i) {
-        Answer one = prover_.check(path && o.violations[i].when);
-        if (one == Answer::Sat) a = Answer::Sat;
-        if (one == Answer::Unknown && k.unknownReason.empty()) k.unknownReason = prover_.lastUnknownReason();
-      }
-      if (a == Answer::Unknown && k.unknownReason.empty()) k.unknownReason = prover_.lastUnknownReason();
-      if (a != Answer::Sat) continue;
-      k.refutation = counterexample(o, prover_.model());
-      break;
-    }
+    // Most outcomes keep the contract: one question for all of them shares
+    // the facts' bit-blasting, where one per outcome repeats it. Only when
+    // it is not proven are the outcomes asked one by one, for the
+    // counterexample (or the reason) of the first that fails.
+    if (!allKept(outcomes)) refute(outcomes);
     if (site_.placementUndecided() && k.unknownReason.empty()) k.unknownReason = *site_.placementUndecided();
     k.proven = !k.refutation && k.unknownReason.empty();
     k.proofCounts.paths = unsigned(std::count_if(outcomes.begin(), outcomes.end(),
@@ -82,6 +72,35 @@ class Proof {
   z3::expr resume_, ip_;
 
   unsigned reg(const std::string& name) const { return *isa_.parseRegister(name, t_); }
+
+  // No outcome breaks a rule: proven at once (unsat), or not known here.
+  bool allKept(const std::vector<TrampolineOutcome>& outcomes) {
+    z3::expr_vector broken(c_);
+    for (const TrampolineOutcome& o : outcomes)
+      if (!o.violations.empty()) broken.push_back(all(c_, o.path) && any(c_, o.violations));
+    return broken.empty() || prover_.checkOnce(z3::mk_or(broken)) == Answer::Unsat;
+  }
+
+  // Outcome by outcome: the first counterexample, or why one stays open.
+  void refute(const std::vector<TrampolineOutcome>& outcomes) {
+    TrampolineContract& k = code_.contract;
+    for (const TrampolineOutcome& o : outcomes) {
+      if (o.violations.empty()) continue;
+      z3::expr path = all(c_, o.path);
+      Answer a = prover_.checkOnce(path && any(c_, o.violations));
+      // One hard disjunction can time out where each rule alone is easy:
+      // then ask rule by rule.
+      for (size_t i = 0; a == Answer::Unknown && i < o.violations.size(); ++i) {
+        Answer one = prover_.check(path && o.violations[i].when);
+        if (one == Answer::Sat) a = Answer::Sat;
+        if (one == Answer::Unknown && k.unknownReason.empty()) k.unknownReason = prover_.lastUnknownReason();
+      }
+      if (a == Answer::Unknown && k.unknownReason.empty()) k.unknownReason = prover_.lastUnknownReason();
+      if (a != Answer::Sat) continue;
+      k.refutation = counterexample(o, prover_.model());
+      return;
+    }
+  }
 
   // The state the contract promises at the trampoline's entry.
   void buildEntry() {
