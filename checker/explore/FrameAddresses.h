@@ -10,6 +10,7 @@
 #include <z3++.h>
 
 #include <map>
+#include <optional>
 
 #include "model/MachineState.h"
 
@@ -27,6 +28,8 @@ class FrameAddresses {
   void canonicalize(MachineState&);
 
  private:
+  static std::optional<z3::expr> sextOf(const z3::expr&);
+
   z3::expr sp32_, base_;
   bool wide_;
   std::map<unsigned, std::pair<z3::expr, z3::expr>> done_;  // ast id -> (term, rewritten)
