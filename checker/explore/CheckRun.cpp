@@ -27,24 +27,34 @@ struct ContractProofs {
   Diagnostics errors;
 };
 
-ContractProofs proveContracts(const Spec& spec, const Target& t, const Limits& limits) {
+// The site's solver checks for one target, asked once for all its jobs.
+std::variant<SiteChecks, Diagnostics> checkSite(const Spec& spec, const Target& t, const Limits& limits) {
+  z3::context ctx;
+  auto site = SiteInstance::make(spec, t, ctx, limits.timeoutMs);
+  if (auto* e = std::get_if<Diagnostics>(&site)) return *e;
+  return std::get<SiteInstance>(site).checks();
+}
+
+ContractProofs proveContracts(const Spec& spec, const Target& t, const Limits& limits, const SiteChecks& checked) {
   ContractProofs out;
   z3::context ctx;  // this job is its own checker run
-  auto contracts = trampolineContracts(spec, t, ctx, limits);
+  auto contracts = trampolineContracts(spec, t, ctx, limits, &checked);
   if (auto* e = std::get_if<Diagnostics>(&contracts)) out.errors = *e;
   else out.contracts = std::get<std::map<std::string, TrampolineContract>>(std::move(contracts));
   return out;
 }
 
-JobResult runJob(const Spec& spec, const Target& t, const Job& job, const CheckOptions& opt);
+JobResult runJob(const Spec& spec, const Target& t, const Job& job, const CheckOptions& opt,
+               const SiteChecks& checked);
 
 // A job that runs out of memory (or trips over a solver error) answers
 // UNKNOWN for what it was to check, with the reason; it never takes the
 // run down.
-JobResult guardedJob(const Spec& spec, const Target& t, const Job& job, const CheckOptions& opt) {
+JobResult guardedJob(const Spec& spec, const Target& t, const Job& job, const CheckOptions& opt,
+                     const SiteChecks& checked) {
   std::string why;
   try {
-    return runJob(spec, t, job, opt);
+    return runJob(spec, t, job, opt, checked);
   } catch (const std::bad_alloc&) {
     why = "out of memory (lower --max-memory to stop earlier)";
   } catch (const z3::exception& e) {
@@ -78,10 +88,11 @@ JobResult guardedJob(const Spec& spec, const Target& t, const Job& job, const Ch
   return out;
 }
 
-JobResult runJob(const Spec& spec, const Target& t, const Job& job, const CheckOptions& opt) {
+JobResult runJob(const Spec& spec, const Target& t, const Job& job, const CheckOptions& opt,
+               const SiteChecks& checked) {
   JobResult out;
   z3::context ctx;  // this job is its own checker run
-  auto site = SiteInstance::make(spec, t, ctx, opt.limits.timeoutMs);
+  auto site = SiteInstance::make(spec, t, ctx, opt.limits.timeoutMs, &checked);
   if (auto* e = std::get_if<Diagnostics>(&site)) {
     out.errors = *e;
     return out;
@@ -108,13 +119,21 @@ std::variant<std::vector<SpecResult>, Diagnostics> checkTargets(const Spec& spec
     for (const TransitionSpec& tr : spec.transitions) found = found || tr.name() == *opt.transition;
     if (!found) return Diagnostics{{{"<command line>", 0, 0}, "--transition: no transition '" + *opt.transition + "' in " + spec.path}};
   }
-  // First the trampolines' own proofs, one job per target: the site checks
-  // use their contracts.
+  // First the site's solver checks, once per target (a spec error stops
+  // here, at its first target), then the trampolines' own proofs, one job
+  // per target: the site checks use their contracts.
+  std::vector<std::variant<SiteChecks, Diagnostics>> sites(targets.size());
+  runJobs(rc.jobs, targets.size(), [&](size_t i) { sites[i] = checkSite(spec, targets[i], opt.limits); });
+  std::vector<SiteChecks> checked;
+  for (const auto& s : sites) {
+    if (auto* e = std::get_if<Diagnostics>(&s)) return *e;
+    checked.push_back(std::get<SiteChecks>(s));
+  }
   std::vector<ContractProofs> proofs(targets.size());
   if (!spec.trampolines.empty()) {
     if (rc.progress) rc.progress->addWork(targets.size());
     runJobs(rc.jobs, targets.size(), [&](size_t i) {
-      proofs[i] = proveContracts(spec, targets[i], opt.limits);
+      proofs[i] = proveContracts(spec, targets[i], opt.limits, checked[i]);
       if (rc.progress) rc.progress->advance(spec.name + " " + targets[i].str() + " trampolines");
     });
     for (const ContractProofs& p : proofs)
@@ -136,7 +155,7 @@ std::variant<std::vector<SpecResult>, Diagnostics> checkTargets(const Spec& spec
   if (rc.progress) rc.progress->addWork(jobs.size());
   std::vector<JobResult> results(jobs.size());
   runJobs(rc.jobs, jobs.size(), [&](size_t i) {
-    results[i] = guardedJob(spec, targets[jobs[i].target], jobs[i], options[jobs[i].target]);
+    results[i] = guardedJob(spec, targets[jobs[i].target], jobs[i], options[jobs[i].target], checked[jobs[i].target]);
     if (rc.progress) {
       std::string item = spec.name + " " + targets[jobs[i].target].str();
       if (jobs[i].transition) item += " " + spec.transitions[*jobs[i].transition].name();

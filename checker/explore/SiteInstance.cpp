@@ -66,9 +66,11 @@ z3::expr signExtendedAddress(z3::context& c, uint64_t v, const Target& t) {
 }  // namespace
 
 std::variant<SiteInstance, Diagnostics> SiteInstance::make(const Spec& spec, const Target& t,
-                                                           z3::context& c, unsigned timeoutMs) {
+                                                           z3::context& c, unsigned timeoutMs,
+                                                           const SiteChecks* checked) {
   SiteInstance s(spec, t, c);
   s.timeoutMs_ = timeoutMs;
+  s.checked_ = checked != nullptr;
   Diagnostics errs;
   auto regions = regionsFor(spec, t);
   auto regionOf = [&](const std::string& n) -> const RegionSpec* {
@@ -188,6 +190,7 @@ std::variant<SiteInstance, Diagnostics> SiteInstance::make(const Spec& spec, con
   collect(s.body_);
   Prover placement(c, timeoutMs);
   for (const z3::expr& e : s.constraints_) placement.assume(e);
+  if (checked) conditions.clear();  // they fit: asked once already
   for (const FailedCondition& f : failingConditions(placement, conditions)) {
     const auto& [w, k] = owner[f.index];
     std::string where;
@@ -221,6 +224,10 @@ std::variant<SiteInstance, Diagnostics> SiteInstance::make(const Spec& spec, con
                             "'s code and symbols lie in their regions, apart from the site and each other");
     }
     s.trampolines_.emplace(key, std::move(code));
+  }
+  if (checked) {
+    s.placementUndecided_ = checked->placementUndecided;
+    return s;
   }
   Prover facts(c, timeoutMs);
   if (Diagnostics d = s.checkPlacement(facts); !d.empty()) return d;

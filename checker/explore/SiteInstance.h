@@ -42,11 +42,23 @@ struct WordImage {
   z3::expr byteTerm(unsigned k, const Target&) const;
 };
 
+// The answers of make()'s solver checks for one spec and target: every
+// encoding (the site's, the trampolines') fits every placement, and some
+// placement exists (or the solver could not tell). They are the same
+// questions for every make() of that spec and target, so a run asks them
+// once per target and hands the answers to the other make()s.
+struct SiteChecks {
+  std::optional<std::string> placementUndecided;
+};
+
 class SiteInstance {
  public:
   // Every placement question goes to one Prover under `timeoutMs` (--timeout).
+  // With `checked` (an earlier make()'s checks() for the same spec and
+  // target) the solver checks are not asked again.
   static std::variant<SiteInstance, Diagnostics> make(const Spec&, const Target&, z3::context&,
-                                                      unsigned timeoutMs = Limits{}.timeoutMs);
+                                                      unsigned timeoutMs = Limits{}.timeoutMs,
+                                                      const SiteChecks* checked = nullptr);
 
   const Spec& spec() const { return *spec_; }
   const Target& target() const { return target_; }
@@ -68,6 +80,7 @@ class SiteInstance {
   // Set when the solver could not tell whether any placement exists: then
   // no verdict may be SAFE.
   const std::optional<std::string>& placementUndecided() const { return placementUndecided_; }
+  SiteChecks checks() const { return {placementUndecided_}; }
 
   const std::vector<WordImage>& state(const std::string& name) const { return states_.at(name); }
   // A byte site's state as its instructions, by their first byte.
@@ -80,7 +93,7 @@ class SiteInstance {
   std::string describeSymbols() const;
   // What loading a trampoline called from this site needs of it.
   TrampolineSite trampolineSite() const {
-    return {*spec_, target_, *ctx_, symbols_, constraints_, layout_.start(), beyond(), timeoutMs_};
+    return {*spec_, target_, *ctx_, symbols_, constraints_, layout_.start(), beyond(), timeoutMs_, checked_};
   }
 
   // Every entry of every trampoline, by contract key ("ftrace_caller",
@@ -108,6 +121,7 @@ class SiteInstance {
   std::vector<z3::expr> constraints_;
   std::vector<std::pair<SourceLocation, std::string>> origins_;  // of each constraint
   std::optional<std::string> placementUndecided_;
+  bool checked_ = false;  // make() was given the checks' answers
   std::map<std::string, std::vector<WordImage>> states_;
   std::map<std::string, std::map<unsigned, std::shared_ptr<const WordImage>>> instructions_;
   std::vector<WordImage> body_;

@@ -239,9 +239,9 @@ void proveTrampoline(TrampolineCode& code, const SiteInstance& site, const Limit
 
 
 std::variant<std::map<std::string, TrampolineContract>, Diagnostics> trampolineContracts(
-    const Spec& spec, const Target& t, z3::context& c, const Limits& limits) {
+    const Spec& spec, const Target& t, z3::context& c, const Limits& limits, const SiteChecks* checked) {
   if (spec.trampolines.empty()) return std::map<std::string, TrampolineContract>{};
-  auto site = SiteInstance::make(spec, t, c, limits.timeoutMs);
+  auto site = SiteInstance::make(spec, t, c, limits.timeoutMs, checked);
   if (auto* e = std::get_if<Diagnostics>(&site)) return *e;
   const SiteInstance& s = std::get<SiteInstance>(site);
   std::map<std::string, TrampolineContract> out;

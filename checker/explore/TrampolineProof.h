@@ -27,8 +27,9 @@ void proveTrampoline(TrampolineCode&, const SiteInstance&, const Limits& = {});
 
 // The contracts of the spec's trampolines on `target`, each proven
 // (TrampolineContract::proven) or refuted with a counterexample.
+// `checked`: as for SiteInstance::make.
 std::variant<std::map<std::string, TrampolineContract>, Diagnostics> trampolineContracts(
-    const Spec&, const Target&, z3::context&, const Limits& = {});
+    const Spec&, const Target&, z3::context&, const Limits& = {}, const SiteChecks* checked = nullptr);
 
 // A proven (or refuted) contract as a result line.
 TrampolineResult trampolineResult(const TrampolineContract&, const Target&);

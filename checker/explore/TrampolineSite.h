@@ -24,6 +24,7 @@ struct TrampolineSite {
   // The bytes from F the site, its body and the unit after them span.
   int64_t regionStart = 0, regionEnd = 0;
   unsigned timeoutMs = 20000;  // --timeout for the placement questions
+  bool encodingsChecked = false;  // an earlier load of the same spec and target found they fit (SiteChecks)
 
   z3::expr symbol(const std::string& name) const { return symbols.at(name); }
 };

@@ -269,6 +269,7 @@ class Loader {
       out.push_back(TrampolineWord{w.address.addend - o.base.addend, Instruction{sw.term, sw.knownBits, w.bytes},
                                    w.source, w.where});
     }
+    if (site_.encodingsChecked) return out;  // they fit: asked once already
     Prover prover(c_, site_.timeoutMs);
     for (const z3::expr& e : placement) prover.assume(e);
     for (const FailedCondition& f : failingConditions(prover, conditions)) {
