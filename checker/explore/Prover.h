@@ -27,6 +27,9 @@ class Prover {
   // The model of the last Sat answer.
   const z3::model& model() const { return *model_; }
   unsigned queries() const { return queries_; }
+  // Nothing assumed (outside a push): the facts are only what a caller
+  // pushes.
+  bool assumesNothing() const { return solver_.assertions().empty(); }
   std::string lastUnknownReason() const { return unknownReason_; }
 
   void push() { solver_.push(); }
