@@ -1164,7 +1164,7 @@ class Explorer final : public Executor<Node>::Client {
     if (n.hazards.empty()) return;
     z3::expr_vector any(c_);
     for (const Hazard& h : n.hazards) any.push_back(h.violation.when);
-    Answer a = prover_.check(z3::mk_or(any));
+    Answer a = s_.inlineTrampolines ? prover_.checkOnce(z3::mk_or(any)) : prover_.check(z3::mk_or(any));
     if (a == Answer::Unknown) {
       unknown_ = true;
       out_.unknownReason = prover_.lastUnknownReason();
