@@ -36,16 +36,12 @@ std::string firstHolding(const z3::model& m, const std::vector<Violation>& vs) {
 // AbiModel::entryAssumptions keeps sp 64 KB away from wrapping (every
 // question that asks memoryAboveSp assumes them). A pushed return address
 // or a frame then costs no array question.
-//
-// Terms are assigned from named values: Debian 12's z3++ (4.8.12) move
-// assignment never releases the term it replaces.
 z3::expr withoutStoresJustBelow(const z3::expr& memory, const z3::expr& sp) {
   std::vector<std::pair<z3::expr, z3::expr>> stores;  // outermost first
   z3::expr m = memory;
   while (m.is_app() && m.decl().decl_kind() == Z3_OP_STORE) {
     stores.emplace_back(m.arg(1), m.arg(2));
-    z3::expr below = m.arg(0);
-    m = below;
+    m = m.arg(0);
   }
   bool dropped = false;
   for (auto it = stores.rbegin(); it != stores.rend(); ++it) {
@@ -56,8 +52,7 @@ z3::expr withoutStoresJustBelow(const z3::expr& memory, const z3::expr& sp) {
       dropped = true;
       continue;
     }
-    z3::expr kept = z3::store(m, it->first, it->second);
-    m = kept;
+    m = z3::store(m, it->first, it->second);
   }
   return dropped ? m : memory;
 }

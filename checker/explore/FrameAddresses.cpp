@@ -53,10 +53,7 @@ z3::expr FrameAddresses::rewrite(const z3::expr& e) {
   // callback left (a lambda over the offset from its sp) has its address
   // inlined into that offset, which then only folds to a number in this
   // form.
-  if (sextOf(out)) {
-    z3::expr canonical = index(out);  // named: z3++ 4.8.12's move assignment leaks
-    out = canonical;
-  }
+  if (sextOf(out)) out = index(out);
   done_.emplace(id, std::make_pair(e, out));
   return out;
 }

@@ -46,21 +46,13 @@ const StepOutcome& StepSemantics::step(uint32_t word, uint64_t pc, const std::ve
 
 StepOutcome StepSemantics::run(uint32_t word, uint64_t pc, const std::vector<uint64_t>& regs,
                                const std::vector<std::pair<uint64_t, uint8_t>>& memory) {
-  // Terms are assigned from named values, never from temporaries: Debian
-  // 12's z3++ (4.8.12) move assignment drops the old term without releasing
-  // it, and a leaked store chain costs its depth times the context's term
-  // table when the context is deleted (seconds per test).
   MachineState s(c_, target_);
   s.concrete = true;
   for (unsigned r = 0; r < regs_.size(); ++r)
-    if (!regs_[r].zero) {
-      z3::expr v = regs_[r].bits ? c_.bv_val(regs[r], regs_[r].bits) : c_.bool_val(regs[r] != 0);
-      s.regs[r] = v;
-    }
+    if (!regs_[r].zero) s.regs[r] = regs_[r].bits ? c_.bv_val(regs[r], regs_[r].bits) : c_.bool_val(regs[r] != 0);
   for (const auto& [a, b] : memory) {
     if (b == 0) continue;  // the state's memory is zero already: a shorter chain
-    z3::expr next = z3::store(s.memory, c_.bv_val(a, 64), c_.bv_val(b, 8));
-    s.memory = next;
+    s.memory = z3::store(s.memory, c_.bv_val(a, 64), c_.bv_val(b, 8));
   }
 
   OneStep one(word);
