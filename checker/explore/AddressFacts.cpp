@@ -111,13 +111,22 @@ bool AddressFacts::apart(const z3::expr& j, const std::vector<z3::expr>& others)
   z3::context& c = j.ctx();
   unsigned w = j.get_sort().bv_size();
   auto sext = [w](uint64_t k) { return w >= 64 ? int64_t(k) : int64_t(k << (64 - w)) >> (64 - w); };
-  std::map<unsigned, std::pair<z3::expr, std::pair<int64_t, int64_t>>> ranges;  // base id -> (base, [lo, hi])
+  Ranges ranges;
   for (const z3::expr& i : others) {
     Offset o = offsetOf(i);
     int64_t k = sext(o.k);
     auto [it, fresh] = ranges.try_emplace(Z3_get_ast_id(c, o.base), o.base, std::make_pair(k, k));
     if (!fresh) it->second.second = {std::min(it->second.second.first, k), std::max(it->second.second.second, k)};
   }
+  // A word is loaded a byte at a time, each byte past the same stores: the
+  // aligned 8 bytes around j are asked apart once, and j's neighbours
+  // answered from that.
+  Offset at = offsetOf(j);
+  Block block{Z3_get_ast_id(c, at.base), uint64_t(sext(at.k) & ~int64_t(7)), {}};
+  for (const auto& [id, r] : ranges) block.ranges.push_back({id, r.second.first, r.second.second});
+  auto known = blocks_.find(block);
+  if (known == blocks_.end()) known = blocks_.emplace(block, blockApart(at.base, block.start, ranges)).first;
+  if (known->second) return true;
   z3::expr_vector outside(c);
   bool narrower = false;  // only then is the range question worth asking first
   size_t n = 0;
@@ -132,6 +141,24 @@ bool AddressFacts::apart(const z3::expr& j, const std::vector<z3::expr>& others)
   }
   if (narrower && n < others.size() && proven(z3::mk_and(outside))) return true;
   return provenApart(j, others);
+}
+
+// Eight bytes from base + start lie outside every range. Two arcs of the
+// address circle, [x, x + a] and [y, y + b], are disjoint exactly when
+// neither start lies in the other: x - y > b and y - x > a (unsigned).
+bool AddressFacts::blockApart(const z3::expr& base, uint64_t start, const Ranges& ranges) {
+  z3::context& c = base.ctx();
+  unsigned w = base.get_sort().bv_size();
+  z3::expr x = base + c.bv_val(start, w);
+  z3::expr_vector outside(c);
+  for (const auto& [id, r] : ranges) {
+    const auto& [y, bounds] = r;
+    uint64_t span = uint64_t(bounds.second) - uint64_t(bounds.first);
+    if (w < 64 && span >> w) return false;  // wider than the address space
+    z3::expr from = y + c.bv_val(uint64_t(bounds.first), w);
+    outside.push_back(z3::ugt(x - from, c.bv_val(span, w)) && z3::ugt(from - x, c.bv_val(7, w)));
+  }
+  return proven(z3::mk_and(outside));
 }
 
 bool AddressFacts::provenApart(const z3::expr& j, const std::vector<z3::expr>& others) {

@@ -41,12 +41,29 @@ class AddressFacts {
  private:
   Decide decide_;
   std::map<unsigned, std::pair<z3::expr, z3::expr>> done_;  // ast id -> (term, rewritten)
+  // Stores at other bases, as one range per base: id -> (base, [lo, hi]).
+  using Ranges = std::map<unsigned, std::pair<z3::expr, std::pair<int64_t, int64_t>>>;
+  // Eight bytes at base + start against such ranges (bases by ast id):
+  // proven apart or not, asked once.
+  struct Range {
+    unsigned base;
+    int64_t lo, hi;
+    auto operator<=>(const Range&) const = default;
+  };
+  struct Block {
+    unsigned base;
+    uint64_t start;
+    std::vector<Range> ranges;
+    auto operator<=>(const Block&) const = default;
+  };
+  std::map<Block, bool> blocks_;
 
   bool proven(const z3::expr& fact);
   std::optional<z3::expr> alignedDown(const z3::expr& concat);
   std::optional<z3::expr> signExtended(const z3::expr& e);
   std::optional<z3::expr> loadPastStores(const z3::expr& select);
   bool apart(const z3::expr& index, const std::vector<z3::expr>& others);
+  bool blockApart(const z3::expr& base, uint64_t start, const Ranges&);
   bool provenApart(const z3::expr& index, const std::vector<z3::expr>& others);
 };
 

@@ -1,0 +1,143 @@
+// AddressFacts' rewrites, one case per row: the facts, the terms, and which
+// of them must be rewritten. Whatever the row expects, every rewrite is
+// checked against its term under the facts: a rewrite the facts do not
+// make equal to its term is a wrong proof (the solver gives the model).
+#include <catch2/catch.hpp>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "checker/explore/AddressFacts.h"
+
+using namespace patchcheck;
+
+namespace {
+
+// The symbols a row builds its facts and terms from, at one address width.
+struct Symbols {
+  z3::context& c;
+  unsigned w;
+  z3::expr P = c.bv_const("P", w);  // a pointer (the ops literal, a struct)
+  z3::expr S = c.bv_const("S", w);  // the stack pointer a frame is stored below
+  z3::expr T = c.bv_const("T", w);  // a branch offset
+  z3::expr F = c.bv_const("F", w);  // the function
+  z3::expr M0 = c.constant("M0", c.array_sort(c.bv_sort(w), c.bv_sort(8)));
+  z3::expr k(int64_t v) const { return c.bv_val(uint64_t(v), w); }
+  // M0 with the 16 bytes S - 16 .. S - 1 stored (a frame), lowest first.
+  z3::expr frame() const {
+    z3::expr m = M0;
+    for (int i = 16; i >= 1; --i) m = z3::store(m, (S - k(i)).simplify(), c.bv_val(0xa0 + i, 8));
+    return m;
+  }
+  // The bytes of the word at P + at, each loaded past the frame.
+  std::vector<z3::expr> wordPastFrame(int64_t at) const {
+    std::vector<z3::expr> out;
+    for (int64_t b = 0; b < 8; ++b) out.push_back(z3::select(frame(), (P + k(at + b)).simplify()));
+    return out;
+  }
+};
+
+struct Row {
+  std::string what;
+  unsigned width;
+  std::function<std::vector<z3::expr>(const Symbols&)> facts;
+  std::function<std::vector<z3::expr>(const Symbols&)> terms;
+  std::vector<bool> rewritten;  // per term: must it change?
+};
+
+const std::vector<Row> kRows = {
+    {"a word at P past a frame, P itself outside the frame: P + 1 .. P + 7 may lie in it", 64,
+     [](const Symbols& s) { return std::vector{z3::ugt(s.P - (s.S - s.k(16)), s.k(15))}; },
+     [](const Symbols& s) { return s.wordPastFrame(0); },
+     {true, false, false, false, false, false, false, false}},
+    {"the same on a 32-bit address space", 32,
+     [](const Symbols& s) { return std::vector{z3::ugt(s.P - (s.S - s.k(16)), s.k(15))}; },
+     [](const Symbols& s) { return s.wordPastFrame(0); },
+     {true, false, false, false, false, false, false, false}},
+    {"a word at P - 8 past a frame, only its last byte kept out of it", 64,
+     [](const Symbols& s) { return std::vector{z3::ugt(s.P - s.k(1) - (s.S - s.k(16)), s.k(15))}; },
+     [](const Symbols& s) { return s.wordPastFrame(-8); },
+     {false, false, false, false, false, false, false, true}},
+    {"a word at P past a frame, the whole word below it", 64,
+     [](const Symbols& s) {
+       return std::vector{z3::ule(s.P + s.k(8), s.S - s.k(16)), z3::ult(s.P, s.P + s.k(8)),
+                          z3::uge(s.S, s.k(0x10000))};
+     },
+     [](const Symbols& s) { return s.wordPastFrame(0); },
+     {true, true, true, true, true, true, true, true}},
+    {"a word at P past a frame, the whole word above the entry sp", 32,
+     [](const Symbols& s) { return std::vector{z3::uge(s.P, s.S), z3::ule(s.S, s.k(0x7fff0000)), z3::ule(s.P, s.k(0x7fff0000))}; },
+     [](const Symbols& s) { return s.wordPastFrame(0); },
+     {true, true, true, true, true, true, true, true}},
+    {"a word at P past a frame, P unconstrained", 64, [](const Symbols&) { return std::vector<z3::expr>{}; },
+     [](const Symbols& s) { return s.wordPastFrame(0); },
+     {false, false, false, false, false, false, false, false}},
+    {"a frame byte past the frame's other stores: the same base, told apart by its offset", 64,
+     [](const Symbols&) { return std::vector<z3::expr>{}; },
+     [](const Symbols& s) { return std::vector{z3::select(s.frame(), (s.S - s.k(24)).simplify())}; }, {true}},
+    {"T's low 28 bits sign-extended (as written, and as the simplifier writes it), T within reach", 64,
+     [](const Symbols& s) { return std::vector{z3::ult(s.T + s.k(1 << 27), s.k(int64_t(1) << 28))}; },
+     [](const Symbols& s) {
+       return std::vector{z3::sext(s.T.extract(27, 0), 36), z3::sext(s.T.extract(27, 0), 36).simplify()};
+     },
+     {true, true}},
+    {"T's low 28 bits sign-extended, T one byte out of reach", 64,
+     [](const Symbols& s) { return std::vector{z3::ult(s.T + s.k(1 << 27), s.k((int64_t(1) << 28) + 1))}; },
+     [](const Symbols& s) {
+       return std::vector{z3::sext(s.T.extract(27, 0), 36), z3::sext(s.T.extract(27, 0), 36).simplify()};
+     },
+     {false, false}},
+    {"an address rounded down to 8 bytes, its base aligned", 64,
+     [](const Symbols& s) { return std::vector{(s.F & s.k(7)) == s.k(0)}; },
+     [](const Symbols& s) {
+       z3::expr a = s.F + s.k(12);
+       return std::vector{z3::concat(a.extract(63, 3), s.c.bv_val(0, 3))};
+     },
+     {true}},
+    {"an address rounded down to 8 bytes, its base 4-aligned only", 64,
+     [](const Symbols& s) { return std::vector{(s.F & s.k(3)) == s.k(0)}; },
+     [](const Symbols& s) {
+       z3::expr a = s.F + s.k(12);
+       return std::vector{z3::concat(a.extract(63, 3), s.c.bv_val(0, 3))};
+     },
+     {false}},
+};
+
+}  // namespace
+
+TEST_CASE("AddressFacts rewrites only what the facts prove", "[address_facts]") {
+  for (const Row& row : kRows) {
+    DYNAMIC_SECTION(row.what) {
+      z3::context c;
+      Symbols s{c, row.width};
+      std::vector<z3::expr> facts = row.facts(s);
+      z3::solver solver(c);
+      for (const z3::expr& f : facts) solver.add(f);
+      REQUIRE(solver.check() == z3::sat);  // a row whose facts contradict proves nothing
+      AddressFacts addresses([&](const std::vector<z3::expr>& path, const z3::expr& cond) {
+        z3::solver q(c);
+        for (const z3::expr& f : facts) q.add(f);
+        for (const z3::expr& p : path) q.add(p);
+        q.add(cond);
+        z3::check_result r = q.check();
+        return r == z3::sat ? Answer::Sat : r == z3::unsat ? Answer::Unsat : Answer::Unknown;
+      });
+      std::vector<z3::expr> terms = row.terms(s);
+      REQUIRE(terms.size() == row.rewritten.size());
+      for (size_t i = 0; i < terms.size(); ++i) {
+        INFO("term " << i << ": " << terms[i]);
+        z3::expr out = addresses.rewrite(terms[i]);
+        INFO("rewritten: " << out);
+        solver.push();
+        solver.add(out != terms[i]);
+        z3::check_result r = solver.check();
+        std::string differ = r == z3::sat ? solver.get_model().to_string() : "";
+        INFO("a model where they differ: " << differ);
+        CHECK(r == z3::unsat);
+        solver.pop();
+        CHECK(!z3::eq(out, terms[i]) == row.rewritten[i]);
+      }
+    }
+  }
+}
