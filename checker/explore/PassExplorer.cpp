@@ -117,10 +117,13 @@ class Explorer final : public Executor<Node>::Client {
 
   PassOutcome run() {
     auto start = std::chrono::steady_clock::now();
-    baseSatisfiable_ = prover_.assumesNothing() && s_.assumptions.empty() && !s_.site->placementUndecided();
+    // The site's and the entry's facts are the same for every run on this
+    // prover: asserted once, outside the run's scope.
+    std::vector<z3::expr> base = s_.site->constraints();
+    base.push_back(isa_.entryAssumptions(entry_));
+    for (const z3::expr& e : base) prover_.assumeBase(e);
+    baseSatisfiable_ = prover_.assumesExactly(base) && s_.assumptions.empty() && !s_.site->placementUndecided();
     prover_.push();
-    for (const z3::expr& e : s_.site->constraints()) prover_.assume(e);
-    prover_.assume(isa_.entryAssumptions(entry_));
     for (const z3::expr& e : s_.assumptions) prover_.assume(e);
     if (const auto& why = s_.site->placementUndecided()) {
       unknown_ = true;

@@ -1,5 +1,7 @@
 #include "checker/explore/Prover.h"
 
+#include <stdexcept>
+
 namespace patchcheck {
 
 Prover::Prover(z3::context& c, unsigned timeoutMs) : solver_(c, "QF_AUFBV"), timeoutMs_(timeoutMs) {
@@ -9,6 +11,22 @@ Prover::Prover(z3::context& c, unsigned timeoutMs) : solver_(c, "QF_AUFBV"), tim
 }
 
 void Prover::assume(const z3::expr& e) { solver_.add(e); }
+
+void Prover::assumeBase(const z3::expr& e) {
+  if (scopes_ != 0) throw std::logic_error("Prover::assumeBase inside a push");
+  if (base_.insert(Z3_get_ast_id(e.ctx(), e)).second) solver_.add(e);
+}
+
+bool Prover::assumesExactly(const std::vector<z3::expr>& base) const {
+  if (scopes_ != 0) return false;
+  auto idsOf = [](const auto& facts, size_t n) {
+    std::set<unsigned> ids;
+    for (size_t i = 0; i < n; ++i) ids.insert(Z3_get_ast_id(facts[i].ctx(), facts[i]));
+    return ids;
+  };
+  z3::expr_vector now = solver_.assertions();
+  return idsOf(now, now.size()) == idsOf(base, base.size());
+}
 
 // Z3 says "canceled" (or "timeout") when a query runs out of time: say
 // which limit, so the user knows what to raise.

@@ -4,6 +4,7 @@
 #include <z3++.h>
 
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,13 @@ class Prover {
   Prover(z3::context&, unsigned timeoutMs);
 
   void assume(const z3::expr&);
+  // A fact kept for every later question, asserted once at the base level
+  // (outside any push) however often it is assumed: the solver then
+  // internalizes it once, not once per scope that asserts it again.
+  void assumeBase(const z3::expr&);
+  // The facts are exactly these base facts: nothing else assumed, nothing
+  // pushed.
+  bool assumesExactly(const std::vector<z3::expr>& base) const;
   // Is `query` satisfiable together with the base facts?
   Answer check(const z3::expr& query);
   // The same question to a fresh non-incremental solver (Prover.cpp says when).
@@ -27,13 +35,16 @@ class Prover {
   // The model of the last Sat answer.
   const z3::model& model() const { return *model_; }
   unsigned queries() const { return queries_; }
-  // Nothing assumed (outside a push): the facts are only what a caller
-  // pushes.
-  bool assumesNothing() const { return solver_.assertions().empty(); }
   std::string lastUnknownReason() const { return unknownReason_; }
 
-  void push() { solver_.push(); }
-  void pop() { solver_.pop(); }
+  void push() {
+    solver_.push();
+    ++scopes_;
+  }
+  void pop() {
+    solver_.pop();
+    --scopes_;
+  }
 
  private:
   std::string why(const std::string& z3Reason) const;
@@ -42,6 +53,8 @@ class Prover {
   unsigned timeoutMs_;
   std::optional<z3::model> model_;
   unsigned queries_ = 0;
+  unsigned scopes_ = 0;       // pushes not yet popped
+  std::set<unsigned> base_;   // ids of the facts assumeBase asserted
   std::string unknownReason_;
 };
 
