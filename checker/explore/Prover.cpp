@@ -10,11 +10,15 @@ Prover::Prover(z3::context& c, unsigned timeoutMs) : solver_(c, "QF_AUFBV"), tim
   solver_.set(p);
 }
 
-void Prover::assume(const z3::expr& e) { solver_.add(e); }
+void Prover::assume(const z3::expr& e) {
+  solver_.add(e);
+  sat_.clear();
+  added_.back() = true;
+}
 
 void Prover::assumeBase(const z3::expr& e) {
   if (scopes_ != 0) throw std::logic_error("Prover::assumeBase inside a push");
-  if (base_.insert(Z3_get_ast_id(e.ctx(), e)).second) solver_.add(e);
+  if (base_.insert(Z3_get_ast_id(e.ctx(), e)).second) assume(e);
 }
 
 bool Prover::assumesExactly(const std::vector<z3::expr>& base) const {
@@ -36,8 +40,44 @@ std::string Prover::why(const std::string& z3Reason) const {
   return "the solver could not decide (" + z3Reason + ")";
 }
 
+std::optional<Answer> Prover::recall(const z3::expr& query) {
+  unsigned id = Z3_get_ast_id(query.ctx(), query);
+  if (auto it = sat_.find(id); it != sat_.end()) {
+    model_ = it->second.second;
+    return Answer::Sat;
+  }
+  for (const auto& scope : unsat_)
+    if (scope.count(id)) return Answer::Unsat;
+  return std::nullopt;
+}
+
+void Prover::remember(const z3::expr& query, Answer a) {
+  unsigned id = Z3_get_ast_id(query.ctx(), query);
+  if (a == Answer::Sat) sat_.insert_or_assign(id, std::make_pair(query, *model_));
+  // Unsat under the facts of the lowest scope with all of them: it then
+  // outlives the scopes above, which added none.
+  size_t level = unsat_.size() - 1;
+  while (level > 0 && !added_[level]) --level;
+  if (a == Answer::Unsat) unsat_[level].insert_or_assign(id, query);
+}
+
 Answer Prover::check(const z3::expr& query) {
   ++queries_;
+  if (auto known = recall(query)) return *known;
+  Answer a = ask(query);
+  remember(query, a);
+  return a;
+}
+
+Answer Prover::checkOnce(const z3::expr& query) {
+  ++queries_;
+  if (auto known = recall(query)) return *known;
+  Answer a = askOnce(query);
+  remember(query, a);
+  return a;
+}
+
+Answer Prover::ask(const z3::expr& query) {
   z3::expr q = query.simplify();
   if (q.is_false()) return Answer::Unsat;
   solver_.push();
@@ -54,8 +94,7 @@ Answer Prover::check(const z3::expr& query) {
 // tactic (simplify, bit-blast, SAT) instead of the incremental core, about
 // twice as fast on one large question (a trampoline path's rules), slower
 // on many small ones (the explorer's).
-Answer Prover::checkOnce(const z3::expr& query) {
-  ++queries_;
+Answer Prover::askOnce(const z3::expr& query) {
   z3::expr q = query.simplify();
   if (q.is_false()) return Answer::Unsat;
   z3::solver once(solver_.ctx(), "QF_AUFBV");

@@ -3,6 +3,7 @@
 // one check per question, with a timeout. Unknown is never read as unsat.
 #include <z3++.h>
 
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -40,10 +41,14 @@ class Prover {
   void push() {
     solver_.push();
     ++scopes_;
+    unsat_.emplace_back();
+    added_.push_back(false);
   }
   void pop() {
     solver_.pop();
     --scopes_;
+    unsat_.pop_back();
+    added_.pop_back();
   }
 
  private:
@@ -55,6 +60,17 @@ class Prover {
   unsigned queries_ = 0;
   unsigned scopes_ = 0;       // pushes not yet popped
   std::set<unsigned> base_;   // ids of the facts assumeBase asserted
+  // Questions answered before, by id, answered again without the solver.
+  // Sat stays Sat (with the same model) until a fact is added; Unsat stays
+  // Unsat until the scope it was asked in is popped. Unknown is asked again.
+  // The terms are held: a freed term's id is given to the next one made.
+  std::map<unsigned, std::pair<z3::expr, z3::model>> sat_;
+  std::vector<std::map<unsigned, z3::expr>> unsat_{1};  // one per open scope, the base first
+  std::vector<bool> added_{false};  // per scope: were facts assumed in it?
+  std::optional<Answer> recall(const z3::expr& query);
+  void remember(const z3::expr& query, Answer);
+  Answer ask(const z3::expr& query);
+  Answer askOnce(const z3::expr& query);
   std::string unknownReason_;
 };
 
