@@ -57,7 +57,7 @@ int runCheck(const CheckArgs& a) {
       std::cerr << "<command line>: error: " << *p << "\n";
       return 2;
     }
-  Progress progress("check");  // each job below is its own checker run with its own Z3 context
+  Progress progress("check");  // each target below is its own checker run with its own Z3 context
   RunResults rr;
   // Every spec is loaded and its targets checked first, in order; the specs
   // before the first bad one are then checked side by side (a spec with one

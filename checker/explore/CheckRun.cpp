@@ -10,71 +10,45 @@
 namespace patchcheck {
 namespace {
 
-struct Job {
-  size_t target = 0;
-  std::optional<size_t> transition;  // none: the states
-};
-
-struct JobResult {
-  std::vector<StateResult> states;
-  std::optional<TransitionResult> transition;
-  Diagnostics errors;
-};
-
-// The trampolines of one target, each entry proven against its contract.
-struct ContractProofs {
+// Everything checked on one target: its site, its trampolines' proofs, its
+// states and its transitions, one after another in one Z3 context.
+struct TargetRun {
+  Diagnostics errors;  // an input error: nothing else is kept
   std::map<std::string, TrampolineContract> contracts;
-  Diagnostics errors;
+  std::vector<StateResult> states;
+  std::vector<TransitionResult> transitions;  // those wanted, in spec order
 };
 
-// The site's solver checks for one target, asked once for all its jobs.
-std::variant<SiteChecks, Diagnostics> checkSite(const Spec& spec, const Target& t, const Limits& limits) {
-  z3::context ctx;
-  auto site = SiteInstance::make(spec, t, ctx, limits.timeoutMs);
-  if (auto* e = std::get_if<Diagnostics>(&site)) return *e;
-  return std::get<SiteInstance>(site).checks();
+// What a check that ran out of memory (or tripped over a solver error)
+// answers: UNKNOWN, with the reason. It never takes the run down.
+std::string failure(const std::function<void()>& check) {
+  try {
+    check();
+    return "";
+  } catch (const std::bad_alloc&) {
+    return "out of memory (lower --max-memory to stop earlier)";
+  } catch (const z3::exception& e) {
+    return std::string("solver error: ") + e.msg();
+  }
 }
 
-ContractProofs proveContracts(const Spec& spec, const Target& t, const Limits& limits, const SiteChecks& checked) {
-  ContractProofs out;
-  z3::context ctx;  // this job is its own checker run
-  auto contracts = trampolineContracts(spec, t, ctx, limits, &checked);
-  if (auto* e = std::get_if<Diagnostics>(&contracts)) out.errors = *e;
-  else out.contracts = std::get<std::map<std::string, TrampolineContract>>(std::move(contracts));
+std::vector<StateResult> unknownStates(const Spec& spec, const Target& t, const std::string& why) {
+  std::vector<StateResult> out;
+  for (const StateSpec& st : spec.states) {
+    StateResult r;
+    r.state = st.name;
+    if (auto e = spec.stateExpect.find(st.name); e != spec.stateExpect.end()) r.expect = e->second;
+    r.target = t;
+    r.verdict = Verdict::Unknown;
+    r.declared = spec.behaviour.at(st.name).str();
+    r.unknownReason = why;
+    out.push_back(r);
+  }
   return out;
 }
 
-JobResult runJob(const Spec& spec, const Target& t, const Job& job, const CheckOptions& opt,
-               const SiteChecks& checked);
-
-// A job that runs out of memory (or trips over a solver error) answers
-// UNKNOWN for what it was to check, with the reason; it never takes the
-// run down.
-JobResult guardedJob(const Spec& spec, const Target& t, const Job& job, const CheckOptions& opt,
-                     const SiteChecks& checked) {
-  std::string why;
-  try {
-    return runJob(spec, t, job, opt, checked);
-  } catch (const std::bad_alloc&) {
-    why = "out of memory (lower --max-memory to stop earlier)";
-  } catch (const z3::exception& e) {
-    why = std::string("solver error: ") + e.msg();
-  }
-  JobResult out;
-  if (!job.transition) {
-    for (const StateSpec& st : spec.states) {
-      StateResult r;
-      r.state = st.name;
-      if (auto e = spec.stateExpect.find(st.name); e != spec.stateExpect.end()) r.expect = e->second;
-      r.target = t;
-      r.verdict = Verdict::Unknown;
-      r.declared = spec.behaviour.at(st.name).str();
-      r.unknownReason = why;
-      out.states.push_back(r);
-    }
-    return out;
-  }
-  const TransitionSpec& tr = spec.transitions[*job.transition];
+TransitionResult unknownTransition(const Spec& spec, const Target& t, const TransitionSpec& tr,
+                                   const std::string& why) {
   TransitionResult r;
   r.spec = spec.name;
   r.specPath = spec.path;
@@ -84,27 +58,61 @@ JobResult guardedJob(const Spec& spec, const Target& t, const Job& job, const Ch
   r.expect = tr.expect;
   r.verdict = Verdict::Unknown;
   r.unknownReason = why;
-  out.transition = r;
-  return out;
+  return r;
 }
 
-JobResult runJob(const Spec& spec, const Target& t, const Job& job, const CheckOptions& opt,
-               const SiteChecks& checked) {
-  JobResult out;
-  z3::context ctx;  // this job is its own checker run
-  auto site = SiteInstance::make(spec, t, ctx, opt.limits.timeoutMs, &checked);
-  if (auto* e = std::get_if<Diagnostics>(&site)) {
+// The jobs of one target share a context, a site and a prover, in a fixed
+// order: the output is the same whatever the number of threads.
+TargetRun runTarget(const Spec& spec, const Target& t, const CheckOptions& opt, const std::vector<size_t>& wanted,
+                    const RunControl& rc) {
+  TargetRun out;
+  z3::context ctx;  // this target is its own checker run
+  auto made = SiteInstance::make(spec, t, ctx, opt.limits.timeoutMs);
+  if (auto* e = std::get_if<Diagnostics>(&made)) {
     out.errors = *e;
     return out;
   }
-  const SiteInstance& s = std::get<SiteInstance>(site);
-  if (!job.transition) {
-    for (const StateSpec& st : spec.states) out.states.push_back(checkState(s, st, opt));
-    return out;
+  const SiteInstance& site = std::get<SiteInstance>(made);
+  auto advance = [&](const std::string& what) {
+    if (rc.progress) rc.progress->advance(spec.name + " " + t.str() + what);
+  };
+  CheckOptions options = opt;
+  if (!spec.trampolines.empty()) {
+    out.contracts = trampolineContracts(site, opt.limits);
+    options.contracts = out.contracts;
+    advance(" trampolines");
   }
-  auto r = checkTransition(s, spec.transitions[*job.transition], opt);
-  if (auto* e = std::get_if<Diagnostics>(&r)) out.errors = *e;
-  else out.transition = std::get<TransitionResult>(r);
+  // A check that fails leaves the prover in no known state: the next one
+  // starts on a fresh one.
+  std::optional<SiteChecker> checker;
+  auto fresh = [&]() -> SiteChecker& {
+    if (!checker) checker.emplace(site, options);
+    return *checker;
+  };
+  std::string why = failure([&] {
+    SiteChecker& c = fresh();
+    for (const StateSpec& st : spec.states) out.states.push_back(c.state(st));
+  });
+  if (!why.empty()) {
+    out.states = unknownStates(spec, t, why);
+    checker.reset();
+  }
+  advance("");
+  for (size_t k : wanted) {
+    const TransitionSpec& tr = spec.transitions[k];
+    std::optional<std::variant<TransitionResult, Diagnostics>> r;
+    why = failure([&] { r = fresh().transition(tr); });
+    if (!why.empty()) {
+      out.transitions.push_back(unknownTransition(spec, t, tr, why));
+      checker.reset();
+    } else if (auto* e = std::get_if<Diagnostics>(&*r)) {
+      out.errors = *e;
+      return out;
+    } else {
+      out.transitions.push_back(std::get<TransitionResult>(std::move(*r)));
+    }
+    advance(" " + tr.name());
+  }
   return out;
 }
 
@@ -119,59 +127,31 @@ std::variant<std::vector<SpecResult>, Diagnostics> checkTargets(const Spec& spec
     for (const TransitionSpec& tr : spec.transitions) found = found || tr.name() == *opt.transition;
     if (!found) return Diagnostics{{{"<command line>", 0, 0}, "--transition: no transition '" + *opt.transition + "' in " + spec.path}};
   }
-  // First the site's solver checks, once per target (a spec error stops
-  // here, at its first target), then the trampolines' own proofs, one job
-  // per target: the site checks use their contracts.
-  std::vector<std::variant<SiteChecks, Diagnostics>> sites(targets.size());
-  runJobs(rc.jobs, targets.size(), [&](size_t i) { sites[i] = checkSite(spec, targets[i], opt.limits); });
-  std::vector<SiteChecks> checked;
-  for (const auto& s : sites) {
-    if (auto* e = std::get_if<Diagnostics>(&s)) return *e;
-    checked.push_back(std::get<SiteChecks>(s));
-  }
-  std::vector<ContractProofs> proofs(targets.size());
-  if (!spec.trampolines.empty()) {
-    if (rc.progress) rc.progress->addWork(targets.size());
-    runJobs(rc.jobs, targets.size(), [&](size_t i) {
-      proofs[i] = proveContracts(spec, targets[i], opt.limits, checked[i]);
-      if (rc.progress) rc.progress->advance(spec.name + " " + targets[i].str() + " trampolines");
-    });
-    for (const ContractProofs& p : proofs)
-      if (!p.errors.empty()) return p.errors;
-  }
-  std::vector<CheckOptions> options(targets.size(), opt);
-  for (size_t i = 0; i < targets.size(); ++i) options[i].contracts = proofs[i].contracts;
-  std::vector<Job> jobs;
+  std::vector<std::vector<size_t>> wanted(targets.size());
+  size_t items = 0;
   for (size_t ti = 0; ti < targets.size(); ++ti) {
-    jobs.push_back({ti, std::nullopt});
+    items += 1 + (spec.trampolines.empty() ? 0 : 1);
     if (opt.statesOnly) continue;
     for (size_t k = 0; k < spec.transitions.size(); ++k) {
       const TransitionSpec& tr = spec.transitions[k];
       if (opt.transition && tr.name() != *opt.transition) continue;
       if (filter && !filter(targets[ti], tr)) continue;
-      jobs.push_back({ti, k});
+      wanted[ti].push_back(k);
     }
+    items += wanted[ti].size();
   }
-  if (rc.progress) rc.progress->addWork(jobs.size());
-  std::vector<JobResult> results(jobs.size());
-  runJobs(rc.jobs, jobs.size(), [&](size_t i) {
-    results[i] = guardedJob(spec, targets[jobs[i].target], jobs[i], options[jobs[i].target], checked[jobs[i].target]);
-    if (rc.progress) {
-      std::string item = spec.name + " " + targets[jobs[i].target].str();
-      if (jobs[i].transition) item += " " + spec.transitions[*jobs[i].transition].name();
-      rc.progress->advance(item);
-    }
-  });
+  if (rc.progress) rc.progress->addWork(items);
+  std::vector<TargetRun> runs(targets.size());
+  runJobs(rc.jobs, targets.size(), [&](size_t i) { runs[i] = runTarget(spec, targets[i], opt, wanted[i], rc); });
+  // A spec error is reported for the first target that finds one.
+  for (const TargetRun& r : runs)
+    if (!r.errors.empty()) return r.errors;
   std::vector<SpecResult> out(targets.size());
   for (size_t i = 0; i < targets.size(); ++i) {
     out[i].spec = spec.name, out[i].specPath = spec.path;
-    for (const auto& [key, k] : proofs[i].contracts) out[i].trampolines.push_back(trampolineResult(k, targets[i]));
-  }
-  for (size_t i = 0; i < jobs.size(); ++i) {
-    if (!results[i].errors.empty()) return results[i].errors;
-    SpecResult& r = out[jobs[i].target];
-    if (results[i].transition) r.transitions.push_back(std::move(*results[i].transition));
-    else r.states = std::move(results[i].states);
+    for (const auto& [key, k] : runs[i].contracts) out[i].trampolines.push_back(trampolineResult(k, targets[i]));
+    out[i].states = std::move(runs[i].states);
+    out[i].transitions = std::move(runs[i].transitions);
   }
   return out;
 }

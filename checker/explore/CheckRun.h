@@ -1,9 +1,11 @@
 #pragma once
-// A spec checked on several targets as independent jobs: per target first
-// one job that proves its trampolines' contracts, then one job for the
-// states and one per transition, each its own checker run with its own Z3
-// context (contexts are not thread-safe). Results come back in the order
-// `checkSpec` gives them, whatever the number of threads.
+// A spec checked on several targets as independent jobs, one per target:
+// its own checker run with its own Z3 context (contexts are not
+// thread-safe), which makes the site once, proves the trampolines'
+// contracts, then checks the states and each transition in spec order on
+// one prover (SiteChecker). Results come back in the order `checkSpec`
+// gives them, whatever the number of threads: no job shares anything with
+// another.
 #include <functional>
 #include <variant>
 #include <vector>

@@ -68,6 +68,8 @@ std::vector<std::string> callNotes(const BehaviourSpec& b, const CheckOptions& o
   return out;
 }
 
+}  // namespace
+
 class SpecChecker {
  public:
   SpecChecker(const Spec& s, const SiteInstance& site, z3::context& c, const CheckOptions& o)
@@ -330,7 +332,13 @@ class SpecChecker {
   }
 };
 
-}  // namespace
+SiteChecker::SiteChecker(const SiteInstance& site, const CheckOptions& opt)
+    : checker_(std::make_unique<SpecChecker>(site.spec(), site, site.ctx(), opt)) {}
+SiteChecker::~SiteChecker() = default;
+StateResult SiteChecker::state(const StateSpec& st) { return checker_->checkState(st); }
+std::variant<TransitionResult, Diagnostics> SiteChecker::transition(const TransitionSpec& t) {
+  return checker_->checkTransition(t);
+}
 
 StateResult checkState(const SiteInstance& site, const StateSpec& st, const CheckOptions& opt) {
   return SpecChecker(site.spec(), site, site.ctx(), opt).checkState(st);

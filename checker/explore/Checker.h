@@ -6,6 +6,7 @@
 #include <z3++.h>
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <variant>
@@ -39,6 +40,21 @@ class SiteInstance;
 StateResult checkState(const SiteInstance&, const StateSpec&, const CheckOptions&);
 std::variant<TransitionResult, Diagnostics> checkTransition(const SiteInstance&, const TransitionSpec&,
                                                             const CheckOptions&);
+
+class SpecChecker;
+// A site's states and transitions checked one after another on one prover:
+// the site's facts are internalized once, and a question a later check
+// asks again is answered from the earlier one (Prover.h).
+class SiteChecker {
+ public:
+  SiteChecker(const SiteInstance&, const CheckOptions&);
+  ~SiteChecker();
+  StateResult state(const StateSpec&);
+  std::variant<TransitionResult, Diagnostics> transition(const TransitionSpec&);
+
+ private:
+  std::unique_ptr<SpecChecker> checker_;
+};
 
 // The targets a spec runs on: its [target], or with `matrix` every matrix
 // entry in both endians.

@@ -243,11 +243,14 @@ std::variant<std::map<std::string, TrampolineContract>, Diagnostics> trampolineC
   if (spec.trampolines.empty()) return std::map<std::string, TrampolineContract>{};
   auto site = SiteInstance::make(spec, t, c, limits.timeoutMs, checked);
   if (auto* e = std::get_if<Diagnostics>(&site)) return *e;
-  const SiteInstance& s = std::get<SiteInstance>(site);
+  return trampolineContracts(std::get<SiteInstance>(site), limits);
+}
+
+std::map<std::string, TrampolineContract> trampolineContracts(const SiteInstance& site, const Limits& limits) {
   std::map<std::string, TrampolineContract> out;
-  for (const auto& [key, loaded] : s.trampolines()) {
+  for (const auto& [key, loaded] : site.trampolines()) {
     TrampolineCode code = loaded;
-    proveTrampoline(code, s, limits);
+    proveTrampoline(code, site, limits);
     out.emplace(key, code.contract);
   }
   return out;

@@ -30,6 +30,8 @@ void proveTrampoline(TrampolineCode&, const SiteInstance&, const Limits& = {});
 // `checked`: as for SiteInstance::make.
 std::variant<std::map<std::string, TrampolineContract>, Diagnostics> trampolineContracts(
     const Spec&, const Target&, z3::context&, const Limits& = {}, const SiteChecks* checked = nullptr);
+// The same on a site already made.
+std::map<std::string, TrampolineContract> trampolineContracts(const SiteInstance&, const Limits& = {});
 
 // A proven (or refuted) contract as a result line.
 TrampolineResult trampolineResult(const TrampolineContract&, const Target&);
