@@ -156,7 +156,7 @@ void addCheckCommand(CLI::App& app, int& exitCode) {
   cmd->add_option("--max-memory", args->budget.maxMemoryMiB, "resident memory (MiB) past which an exploration answers UNKNOWN");
   cmd->add_option("--max-seconds", args->budget.maxSeconds,
                   "wall-clock seconds one exploration may take before it answers UNKNOWN");
-  cmd->add_option("-j,--jobs", args->jobs, "transitions and matrix entries checked in parallel (default: cores)");
+  cmd->add_option("-j,--jobs", args->jobs, "specs and matrix entries checked in parallel (default: cores)");
   args->target.addTo(*cmd);
   args->trampolines.addTo(*cmd);
   cmd->callback([args, &exitCode] { exitCode = runCheck(*args); });
