@@ -53,6 +53,10 @@ class Runner final : public Executor<Work>::Client {
   }
 
   std::optional<Instruction> fetch(Work& w) override {
+    // A call or jump target computed from a placement-dependent field
+    // (F + sext(T - F)) is T under the placement: located, and asked about
+    // at an exit, as T.
+    w.cpu.pc = addresses_.rewrite(w.cpu.pc.simplify()).simplify();
     auto k = wordAt(w);
     if (!k) {
       leave(w);
