@@ -74,4 +74,21 @@ class Prover {
   std::string unknownReason_;
 };
 
+// A push, popped when it goes out of scope (a question that throws too).
+class Scope {
+ public:
+  explicit Scope(Prover& p) : p_(p) { p_.push(); }
+  ~Scope() {
+    try {
+      p_.pop();
+    } catch (const z3::exception&) {  // the prover is dropped with the error
+    }
+  }
+  Scope(const Scope&) = delete;
+  Scope& operator=(const Scope&) = delete;
+
+ private:
+  Prover& p_;
+};
+
 }  // namespace patchcheck

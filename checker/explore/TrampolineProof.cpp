@@ -24,15 +24,19 @@ z3::expr any(z3::context& c, const std::vector<Violation>& v) {
 
 class Proof {
  public:
-  Proof(TrampolineCode& code, const SiteInstance& site, const Limits& limits)
+  Proof(TrampolineCode& code, const SiteInstance& site, Prover& prover, const Limits& limits)
       : code_(code), site_(site), c_(site.ctx()), t_(site.target()), isa_(modelOf(t_)), abi_(isa_.abi(t_)),
-        prover_(c_, limits.timeoutMs), maxSteps_(limits.maxSteps), caller_(MachineState::symbolic(c_, t_, "caller.")), atEntry_(caller_),
+        prover_(prover), maxSteps_(limits.maxSteps), caller_(MachineState::symbolic(c_, t_, "caller.")), atEntry_(caller_),
         resume_(site.bodyStart()), ip_(resume_ + c_.bv_val(uint64_t(code.ipOffset), 64)) {}
 
   void run() {
     auto start = std::chrono::steady_clock::now();
     TrampolineContract& k = code_.contract;
-    for (const z3::expr& e : site_.constraints()) prover_.assume(e);
+    unsigned q0 = prover_.queries();
+    // The site's facts hold for every trampoline of the site: asserted once
+    // on a prover its proofs share; this proof's own facts in a scope.
+    for (const z3::expr& e : site_.constraints()) prover_.assumeBase(e);
+    Scope scope(prover_);
     for (const z3::expr& e : code_.constraints) prover_.assume(e);
     prover_.assume(isa_.entryAssumptions(caller_));
     buildEntry();
@@ -54,7 +58,7 @@ class Proof {
     k.proofCounts.paths = unsigned(std::count_if(outcomes.begin(), outcomes.end(),
                                                  [](const TrampolineOutcome& o) { return !o.faulted; }));
     k.proofCounts.executions = unsigned(outcomes.size());
-    k.proofCounts.queries = prover_.queries();
+    k.proofCounts.queries = prover_.queries() - q0;
     k.proofCounts.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   }
 
@@ -65,7 +69,7 @@ class Proof {
   Target t_;
   const IsaModel& isa_;
   const AbiModel& abi_;
-  Prover prover_;
+  Prover& prover_;
   unsigned maxSteps_;
   MachineState caller_;   // F's entry
   MachineState atEntry_;  // the trampoline's entry
@@ -234,7 +238,8 @@ class Proof {
 }  // namespace
 
 void proveTrampoline(TrampolineCode& code, const SiteInstance& site, const Limits& limits) {
-  Proof(code, site, limits).run();
+  Prover prover(site.ctx(), limits.timeoutMs);
+  Proof(code, site, prover, limits).run();
 }
 
 
@@ -248,9 +253,10 @@ std::variant<std::map<std::string, TrampolineContract>, Diagnostics> trampolineC
 
 std::map<std::string, TrampolineContract> trampolineContracts(const SiteInstance& site, const Limits& limits) {
   std::map<std::string, TrampolineContract> out;
+  Prover prover(site.ctx(), limits.timeoutMs);
   for (const auto& [key, loaded] : site.trampolines()) {
     TrampolineCode code = loaded;
-    proveTrampoline(code, site, limits);
+    Proof(code, site, prover, limits).run();
     out.emplace(key, code.contract);
   }
   return out;

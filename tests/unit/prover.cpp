@@ -63,6 +63,15 @@ TEST_CASE("Prover: an answer is reused only while it holds", "[prover]") {
       CHECK(p.checkOnce(f.x + f.k(1) == f.k(i)) == (i == 4 ? Answer::Sat : Answer::Unsat));
     }
   }
+  SECTION("A Scope's facts go with it") {
+    {
+      Scope s(p);
+      p.assume(f.x == f.k(1));
+      CHECK(p.check(f.x == f.k(2)) == Answer::Unsat);
+    }
+    CHECK(p.check(f.x == f.k(2)) == Answer::Sat);
+    CHECK(p.assumesExactly({}));
+  }
   SECTION("Facts assumed as base facts count once, and exactly") {
     p.assumeBase(f.x == f.k(3));
     p.assumeBase(f.x == f.k(3));
