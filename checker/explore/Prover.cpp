@@ -61,21 +61,17 @@ void Prover::remember(const z3::expr& query, Answer a) {
   if (a == Answer::Unsat) unsat_[level].insert_or_assign(id, query);
 }
 
-Answer Prover::check(const z3::expr& query) {
+Answer Prover::answer(const z3::expr& query, Answer (Prover::*ask)(const z3::expr&)) {
   ++queries_;
   if (auto known = recall(query)) return *known;
-  Answer a = ask(query);
+  Answer a = (this->*ask)(query);
   remember(query, a);
   return a;
 }
 
-Answer Prover::checkOnce(const z3::expr& query) {
-  ++queries_;
-  if (auto known = recall(query)) return *known;
-  Answer a = askOnce(query);
-  remember(query, a);
-  return a;
-}
+Answer Prover::check(const z3::expr& query) { return answer(query, &Prover::ask); }
+
+Answer Prover::checkOnce(const z3::expr& query) { return answer(query, &Prover::askOnce); }
 
 Answer Prover::ask(const z3::expr& query) {
   z3::expr q = query.simplify();

@@ -69,6 +69,7 @@ class Prover {
   std::vector<bool> added_{false};  // per scope: were facts assumed in it?
   std::optional<Answer> recall(const z3::expr& query);
   void remember(const z3::expr& query, Answer);
+  Answer answer(const z3::expr& query, Answer (Prover::*ask)(const z3::expr&));
   Answer ask(const z3::expr& query);
   Answer askOnce(const z3::expr& query);
   std::string unknownReason_;
