@@ -28,6 +28,47 @@ bool isKind(const z3::expr& e, Z3_decl_kind k) { return e.is_app() && e.decl().d
 
 }  // namespace
 
+z3::expr ApartRanges::fact() const {
+  z3::context& c = a.ctx();
+  unsigned w = a.get_sort().bv_size();
+  return z3::ule(a + c.bv_val(n, w), b) || z3::uge(a, b + c.bv_val(m, w));
+}
+
+// [base + lo, base + hi] lies in [start, start + size) (which does not wrap):
+// the same base, the offsets inside, in exact integers.
+bool AddressFacts::inRange(const z3::expr& base, int64_t lo, int64_t hi, const z3::expr& start, uint64_t size) const {
+  Offset s = offsetOf(start);
+  unsigned w = base.get_sort().bv_size();
+  if (!z3::eq(s.base, base) || w != start.get_sort().bv_size() || size >> 62) return false;
+  int64_t k = w >= 64 ? int64_t(s.k) : int64_t(s.k << (64 - w)) >> (64 - w);
+  auto far = [](int64_t v) { return v > (int64_t(1) << 62) || v < -(int64_t(1) << 62); };
+  if (far(k) || far(lo) || far(hi)) return false;
+  return k <= lo && lo <= hi && hi < k + int64_t(size);
+}
+
+// Bytes base + lo .. base + hi against the ranges, by the known facts
+// alone: each range and the bytes inside the two sides of one fact.
+bool AddressFacts::knownApart(const z3::expr& base, int64_t lo, int64_t hi, const Ranges& ranges) {
+  z3::context& c = base.ctx();
+  for (const auto& [id, r] : ranges) {
+    const auto& [y, bounds] = r;
+    bool covered = false;
+    for (size_t f = 0; f < known_.size() && !covered; ++f) {
+      const ApartRanges& k = known_[f];
+      bool inside = (inRange(base, lo, hi, k.a, k.n) && inRange(y, bounds.first, bounds.second, k.b, k.m)) ||
+                    (inRange(base, lo, hi, k.b, k.m) && inRange(y, bounds.first, bounds.second, k.a, k.n));
+      if (!inside) continue;
+      if (!unwrapped_[f]) {
+        unsigned w = k.a.get_sort().bv_size();
+        unwrapped_[f] = proven(z3::ult(k.a, k.a + c.bv_val(k.n, w)) && z3::ult(k.b, k.b + c.bv_val(k.m, w)));
+      }
+      covered = *unwrapped_[f];
+    }
+    if (!covered) return false;
+  }
+  return true;
+}
+
 bool AddressFacts::proven(const z3::expr& fact) {
   z3::expr s = fact.simplify();
   if (s.is_true()) return true;
@@ -71,6 +112,97 @@ std::optional<z3::expr> AddressFacts::signExtended(const z3::expr& e) {
   }
   if (m + 1 >= w || !proven(e == x)) return std::nullopt;
   return x;
+}
+
+namespace {
+
+// sext(inner) to `width` bits, as written or as the simplifier writes it
+// (copies of inner's sign bit, then inner's pieces): the pieces, without
+// the copies. Inner's sign bit is extract(top, top)(X) of the first piece's X.
+std::optional<std::vector<z3::expr>> signExtendedPieces(const z3::expr& a, unsigned innerBits) {
+  unsigned width = a.get_sort().bv_size();
+  if (isKind(a, Z3_OP_SIGN_EXT) && a.num_args() == 1 && a.arg(0).get_sort().bv_size() == innerBits) {
+    z3::expr inner = a.arg(0);
+    if (isKind(inner, Z3_OP_CONCAT)) {
+      std::vector<z3::expr> out;
+      for (unsigned i = 0; i < inner.num_args(); ++i) out.push_back(inner.arg(i));
+      return out;
+    }
+    return std::vector<z3::expr>{inner};
+  }
+  if (!isKind(a, Z3_OP_CONCAT)) return std::nullopt;
+  unsigned copies = width - innerBits, n = a.num_args();
+  if (n <= copies) return std::nullopt;
+  std::vector<z3::expr> out;
+  for (unsigned i = copies; i < n; ++i) out.push_back(a.arg(i));
+  const z3::expr first = out.front();
+  if (!isKind(first, Z3_OP_EXTRACT)) return std::nullopt;
+  for (unsigned i = 0; i < copies; ++i) {
+    const z3::expr b = a.arg(i);
+    if (!isKind(b, Z3_OP_EXTRACT) || b.hi() != first.hi() || b.lo() != first.hi() || !z3::eq(b.arg(0), first.arg(0)))
+      return std::nullopt;
+  }
+  unsigned bits = 0;
+  for (const z3::expr& p : out) bits += p.get_sort().bv_size();
+  if (bits != innerBits) return std::nullopt;
+  return out;
+}
+
+// lui's %hi(X) << 16, sign-extended from 32 bits: X + 0x8000's bits 31..16.
+std::optional<z3::expr> hiOf(const z3::expr& a) {
+  auto p = signExtendedPieces(a, 32);
+  if (!p || p->size() != 2) return std::nullopt;
+  const z3::expr x = (*p)[0], zero = (*p)[1];
+  uint64_t v = 1;
+  if (!isKind(x, Z3_OP_EXTRACT) || x.hi() != 31 || x.lo() != 16 || !zero.is_numeral() || !zero.is_numeral_u64(v) ||
+      v != 0 || zero.get_sort().bv_size() != 16)
+    return std::nullopt;
+  return x.arg(0);
+}
+
+// %lo(X), sign-extended from 16 bits: X.
+std::optional<z3::expr> loOf(const z3::expr& a) {
+  auto p = signExtendedPieces(a, 16);
+  if (!p || p->size() != 1) return std::nullopt;
+  const z3::expr x = (*p)[0];
+  if (!isKind(x, Z3_OP_EXTRACT) || x.hi() != 15 || x.lo() != 0) return std::nullopt;
+  return x.arg(0);
+}
+
+}  // namespace
+
+// MIPS's %hi/%lo pair (lui, then addiu, daddiu or a load's offset): on 32
+// bits, concat(extract(31, 16)(X + 0x8000), 0_16) + sext(extract(15, 0)(X))
+// is extract(31, 0)(X) for every X, no fact needed. With X = H * 2^16 + L:
+// when L's bit 15 is set, %hi rounds H up by one, and sign-extending L
+// takes the 2^16 back off. On 64 bits (lui sign-extends, daddiu adds a
+// sign-extended %lo) the sum is sext(extract(31, 0)(X)) unless the 32-bit
+// sum overflows, which is X's low word in [0x7fff8000, 0x7fffffff]: that
+// is asked. The simplifier knows neither, and the solver pays for them in
+// every question the address is in.
+std::optional<z3::expr> AddressFacts::hiLo(const z3::expr& sum) {
+  unsigned width = sum.get_sort().bv_size();
+  if (width != 32 && width != 64) return std::nullopt;
+  z3::context& c = sum.ctx();
+  std::vector<z3::expr> terms;
+  for (unsigned i = 0; i < sum.num_args(); ++i) terms.push_back(sum.arg(i));
+  for (size_t i = 0; i < terms.size(); ++i) {
+    auto y = hiOf(terms[i]);
+    if (!y) continue;
+    for (size_t j = 0; j < terms.size(); ++j) {
+      auto x = j == i ? std::nullopt : loOf(terms[j]);
+      if (!x || x->get_sort().bv_size() < 32) continue;
+      if (!z3::eq((*x + c.bv_val(0x8000, x->get_sort().bv_size())).simplify(), y->simplify())) continue;
+      z3::expr low = x->get_sort().bv_size() == 32 ? *x : x->extract(31, 0);
+      if (width == 64 && !proven(z3::ult(low, c.bv_val(0x7fff8000, 32)) || z3::ugt(low, c.bv_val(0x7fffffff, 32))))
+        return std::nullopt;
+      z3::expr out = width == 32 ? low : z3::sext(low, 32);
+      for (size_t k = 0; k < terms.size(); ++k)
+        if (k != i && k != j) out = out + terms[k];
+      return out.simplify();
+    }
+  }
+  return std::nullopt;
 }
 
 // select(store(...store(M, i1, v1)..., in, vn), j): past every store whose
@@ -118,10 +250,11 @@ bool AddressFacts::apart(const z3::expr& j, const std::vector<z3::expr>& others)
     auto [it, fresh] = ranges.try_emplace(Z3_get_ast_id(c, o.base), o.base, std::make_pair(k, k));
     if (!fresh) it->second.second = {std::min(it->second.second.first, k), std::max(it->second.second.second, k)};
   }
+  Offset at = offsetOf(j);
+  if (knownApart(at.base, sext(at.k), sext(at.k), ranges)) return true;
   // A word is loaded a byte at a time, each byte past the same stores: the
   // aligned 8 bytes around j are asked apart once, and j's neighbours
   // answered from that.
-  Offset at = offsetOf(j);
   Block block{Z3_get_ast_id(c, at.base), uint64_t(sext(at.k) & ~int64_t(7)), {}};
   for (const auto& [id, r] : ranges) block.ranges.push_back({id, r.second.first, r.second.second});
   auto known = blocks_.find(block);
@@ -180,6 +313,8 @@ z3::expr AddressFacts::rewrite(const z3::expr& e) {
     args.push_back(a);
   }
   z3::expr out = changed ? e.decl()(args).simplify() : e;
+  if (isKind(out, Z3_OP_BADD))
+    if (auto r = hiLo(out)) out = *r;
   if (isKind(out, Z3_OP_CONCAT)) {
     if (auto r = alignedDown(out)) out = *r;
     else if (auto r = signExtended(out)) out = *r;

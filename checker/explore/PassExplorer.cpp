@@ -571,7 +571,7 @@ class Explorer final : public Executor<Node>::Client {
     const TrampolineCode& code = it->second;
     z3::expr resume = s_.site->bodyStart();
     CallerView view{&entry_, resume, resume + c_.bv_val(uint64_t(code.ipOffset), 64)};
-    for (const z3::expr& e : code.callerFacts(entry_, abi_)) n.assume(e);  // as the modular proof assumes them
+    for (const ApartRanges& e : code.callerFacts(entry_, abi_)) n.assume(e.fact());  // as the modular proof assumes them
     z3::expr before = pathOf(n);
     Decide feasible = [this, before](const std::vector<z3::expr>& path, const z3::expr& cond) {
       z3::expr_vector v(c_);

@@ -40,7 +40,7 @@ class Proof {
     for (const z3::expr& e : code_.constraints) prover_.assume(e);
     prover_.assume(isa_.entryAssumptions(caller_));
     buildEntry();
-    CallerView view{&caller_, resume_, ip_};
+    CallerView view{&caller_, resume_, ip_, apart_};
     Decide decide = [this](const std::vector<z3::expr>& path, const z3::expr& cond) {
       return prover_.check(all(c_, path) && cond);
     };
@@ -74,6 +74,7 @@ class Proof {
   MachineState caller_;   // F's entry
   MachineState atEntry_;  // the trampoline's entry
   z3::expr resume_, ip_;
+  std::vector<ApartRanges> apart_;  // facts assumed, for the run's AddressFacts
 
   unsigned reg(const std::string& name) const { return *isa_.parseRegister(name, t_); }
 
@@ -119,7 +120,7 @@ class Proof {
     if (!k.resumeSlot) atEntry_.setReg(resume, atEntry_.fromAddress(resume_));
     atEntry_.setReg(abi_.sp, caller_.reg(abi_.sp) + c_.bv_val(uint64_t(k.stackAdjust), w));
     if (k.resumeSlot) pushResume(*k.resumeSlot);
-    for (const z3::expr& e : code_.callerFacts(caller_, abi_)) prover_.assume(e);
+    for (const ApartRanges& e : code_.callerFacts(caller_, abi_)) assumeApart(e);
     if (k.mode) {
       z3::expr m = atEntry_.reg(reg(k.mode->reg));
       prover_.assume(m == c_.bv_val(k.mode->regs, w) || m == c_.bv_val(k.mode->noregs, w));
@@ -179,11 +180,16 @@ class Proof {
       st->stored.clear();
       st->storedSinceBoundary.clear();
     }
-    z3::expr last = at(ops, end);
-    prover_.assume(z3::ult(ops, last) && (z3::ule(at(literal, bytes), ops) || z3::uge(literal, last)));
-    z3::expr sp = caller_.address(caller_.reg(abi_.sp)), low = sp - c_.bv_val(0x10000, 64);
-    prover_.assume(z3::ule(last, low) || z3::uge(ops, sp));
-    prover_.assume(z3::ule(at(literal, bytes), low) || z3::uge(literal, sp));
+    prover_.assume(z3::ult(ops, at(ops, end)));
+    assumeApart({literal, bytes, ops, uint64_t(end)});
+    z3::expr low = caller_.address(caller_.reg(abi_.sp)) - c_.bv_val(0x10000, 64);
+    assumeApart({ops, uint64_t(end), low, 0x10000});
+    assumeApart({literal, bytes, low, 0x10000});
+  }
+
+  void assumeApart(const ApartRanges& k) {
+    prover_.assume(k.fact());
+    apart_.push_back(k);
   }
 
   Counterexample counterexample(const TrampolineOutcome& o, const z3::model& m) {

@@ -37,7 +37,7 @@ class Runner final : public Executor<Work>::Client {
  public:
   Runner(const TrampolineCode& code, const CallerView& view, const Decide& decide, unsigned maxSteps)
       : code_(code), view_(view), isa_(modelOf(view.caller->target)), abi_(isa_.abi(view.caller->target)),
-        c_(view.caller->ctx), frames_(*view.caller), addresses_(decide), executor_(*this, decide, options(maxSteps)) {}
+        c_(view.caller->ctx), frames_(*view.caller), addresses_(decide, view.apart), executor_(*this, decide, options(maxSteps)) {}
 
   std::vector<TrampolineOutcome> run(const Cpu& start) {
     entry_.emplace(start.state);
@@ -571,14 +571,13 @@ z3::expr TrampolineCode::entry() const {
   return base + c.bv_val(uint64_t(contract.entryOffset), 64);
 }
 
-std::vector<z3::expr> TrampolineCode::callerFacts(const MachineState& caller, const AbiModel& abi) const {
-  std::vector<z3::expr> out;
+std::vector<ApartRanges> TrampolineCode::callerFacts(const MachineState& caller, const AbiModel& abi) const {
+  std::vector<ApartRanges> out;
   const auto& ops = contract.callback.ops;
   if (!ops) return out;
   z3::context& c = base.ctx();
-  z3::expr at = symbols.at(*ops), end = at + c.bv_val(abi.pointerBytes, 64);
-  z3::expr sp = caller.address(caller.reg(abi.sp)), low = sp - c.bv_val(0x10000, 64);
-  out.push_back(z3::ule(end, low) || z3::uge(at, sp));
+  z3::expr sp = caller.address(caller.reg(abi.sp));
+  out.push_back({symbols.at(*ops), abi.pointerBytes, sp - c.bv_val(0x10000, 64), 0x10000});
   return out;
 }
 
@@ -598,7 +597,7 @@ std::optional<TrampolineOutcome> replayTrampoline(const TrampolineCode& code, co
   concrete.base = m.eval(code.base, true);
   for (auto& [name, term] : concrete.symbols) term = m.eval(term, true);
   for (TrampolineWord& w : concrete.words) w.fetched.term = m.eval(w.fetched.term, true);
-  CallerView concreteView{view.caller, m.eval(view.resume, true), m.eval(view.ip, true)};
+  CallerView concreteView{view.caller, m.eval(view.resume, true), m.eval(view.ip, true)};  // no facts: all concrete
   Cpu cpu = atEntry;
   cpu.pc = m.eval(atEntry.pc, true);
   auto holds = [&m](const std::vector<z3::expr>& path) {

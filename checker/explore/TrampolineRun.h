@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "checker/explore/AddressFacts.h"
 #include "checker/explore/Behaviour.h"
 #include "checker/explore/Prover.h"
 #include "checker/spec/TrampolineContract.h"
@@ -48,7 +49,7 @@ struct TrampolineCode {
   // assumptions: the data the contract names (the ops pointer's home) is
   // kernel data, apart from the 64 KiB below F's sp where the trampoline
   // and the exception entry build frames.
-  std::vector<z3::expr> callerFacts(const MachineState& caller, const AbiModel&) const;
+  std::vector<ApartRanges> callerFacts(const MachineState& caller, const AbiModel&) const;
   z3::expr callback() const { return symbols.at(contract.callback.symbol); }
   // The direct trampoline a CALL_OPS trampoline may hand over to, if any.
   std::optional<z3::expr> direct() const {
@@ -63,6 +64,8 @@ struct CallerView {
   const MachineState* caller = nullptr;  // the state at F's entry
   z3::expr resume;                             // where the site resumes
   z3::expr ip;                                 // the traced ip the callback must get
+  // Facts the run's `decide` holds without a path, for AddressFacts.
+  std::vector<ApartRanges> apart = {};
 };
 
 // One thing the trampoline did, for counterexample traces.

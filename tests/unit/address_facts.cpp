@@ -44,7 +44,20 @@ struct Row {
   std::function<std::vector<z3::expr>(const Symbols&)> facts;
   std::function<std::vector<z3::expr>(const Symbols&)> terms;
   std::vector<bool> rewritten;  // per term: must it change?
+  // Facts AddressFacts is told of (ApartRanges), held by the solver too.
+  std::function<std::vector<ApartRanges>(const Symbols&)> known = [](const Symbols&) {
+    return std::vector<ApartRanges>{};
+  };
 };
+
+// lui's %hi(X) << 16 plus the sign-extended %lo(X), on `w` bits (64: lui's
+// result sign-extended first, as MIPS64 computes it for daddiu).
+z3::expr hiLo(const z3::expr& x, unsigned w) {
+  z3::context& c = x.ctx();
+  z3::expr hi = z3::concat((x + c.bv_val(0x8000, x.get_sort().bv_size())).extract(31, 16), c.bv_val(0, 16));
+  if (w == 64) hi = z3::sext(hi, 32);
+  return hi + z3::sext(x.extract(15, 0), w - 16);
+}
 
 const std::vector<Row> kRows = {
     {"a word at P past a frame, P itself outside the frame: P + 1 .. P + 7 may lie in it", 64,
@@ -102,6 +115,63 @@ const std::vector<Row> kRows = {
        return std::vector{z3::concat(a.extract(63, 3), s.c.bv_val(0, 3))};
      },
      {false}},
+    {"%hi/%lo on 32 bits: an identity, as written and as the simplifier writes it", 32,
+     [](const Symbols&) { return std::vector<z3::expr>{}; },
+     [](const Symbols& s) { return std::vector{hiLo(s.P, 32), hiLo(s.P, 32).simplify(), (hiLo(s.P, 32) + s.S).simplify()}; },
+     {true, true, true}},
+    {"%hi/%lo on 32 bits from a 64-bit symbol (its low word)", 64, [](const Symbols&) { return std::vector<z3::expr>{}; },
+     [](const Symbols& s) { return std::vector{hiLo(s.P, 64).extract(31, 0).simplify()}; }, {true}},
+    {"%hi of one symbol, %lo of another: no identity", 32, [](const Symbols&) { return std::vector<z3::expr>{}; },
+     [](const Symbols& s) {
+       z3::expr hi = z3::concat((s.P + s.k(0x8000)).extract(31, 16), s.c.bv_val(0, 16));
+       return std::vector{(hi + z3::sext(s.S.extract(15, 0), 16)).simplify()};
+     },
+     {false}},
+    {"%hi/%lo on 64 bits (lui, daddiu), the symbol in the kernel's 32-bit segment", 64,
+     [](const Symbols& s) { return std::vector{z3::uge(s.P, s.k(int64_t(0xffffffff80000000)))}; },
+     [](const Symbols& s) { return std::vector{hiLo(s.P, 64).simplify()}; }, {true}},
+    {"%hi/%lo on 64 bits, the low word possibly 0x7fff8000..0x7fffffff (the sum overflows)", 64,
+     [](const Symbols&) { return std::vector<z3::expr>{}; },
+     [](const Symbols& s) { return std::vector{hiLo(s.P, 64).simplify()}; }, {false}},
+    {"a word at P past a frame, P's 8 bytes known apart from the 64 KiB below S", 64,
+     [](const Symbols& s) {
+       return std::vector{z3::uge(s.S, s.k(0x10000)), z3::ule(s.S, s.k(int64_t(0xffffffff00000000))),
+                          z3::ule(s.P, s.k(int64_t(0xfffffffffffff000)))};
+     },
+     [](const Symbols& s) { return s.wordPastFrame(0); }, {true, true, true, true, true, true, true, true},
+     [](const Symbols& s) { return std::vector<ApartRanges>{{s.P, 8, s.S - s.k(0x10000), 0x10000}}; }},
+    {"P's first 4 bytes known apart from the frame: the others may lie in it", 64,
+     [](const Symbols& s) {
+       return std::vector{z3::uge(s.S, s.k(0x10000)), z3::ule(s.S, s.k(int64_t(0xffffffff00000000))),
+                          z3::ule(s.P, s.k(int64_t(0xfffffffffffff000)))};
+     },
+     [](const Symbols& s) { return s.wordPastFrame(0); }, {true, true, true, true, false, false, false, false},
+     [](const Symbols& s) { return std::vector<ApartRanges>{{s.P, 4, s.S - s.k(16), 16}}; }},
+    {"P's 8 bytes known apart from the frame but its lowest byte: the last may lie on it", 64,
+     [](const Symbols& s) {
+       return std::vector{z3::uge(s.S, s.k(0x10000)), z3::ule(s.S, s.k(int64_t(0xffffffff00000000))),
+                          z3::ule(s.P, s.k(int64_t(0xfffffffffffff000)))};
+     },
+     [](const Symbols& s) { return s.wordPastFrame(0); }, {true, true, true, true, true, true, true, false},
+     [](const Symbols& s) { return std::vector<ApartRanges>{{s.P, 8, s.S - s.k(15), 15}}; }},
+    {"the same fact, the frame's 64 KiB free to wrap around zero: not relied on", 64,
+     [](const Symbols& s) { return std::vector{z3::ule(s.P, s.k(int64_t(0xfffffffffffff000)))}; },
+     [](const Symbols& s) { return s.wordPastFrame(0); }, {false, false, false, false, false, false, false, false},
+     [](const Symbols& s) { return std::vector<ApartRanges>{{s.P, 8, s.S - s.k(0x10000), 0x10000}}; }},
+    {"the same fact, a frame 16 bytes too low for it (stores below S - 64 KiB)", 64,
+     [](const Symbols& s) {
+       return std::vector{z3::uge(s.S, s.k(0x20000)), z3::ule(s.S, s.k(int64_t(0xffffffff00000000))),
+                          z3::ule(s.P, s.k(int64_t(0xfffffffffffff000)))};
+     },
+     [](const Symbols& s) {
+       std::vector<z3::expr> out;
+       z3::expr m = s.M0;
+       for (int i = 16; i >= 1; --i) m = z3::store(m, (s.S - s.k(0x10000 + i)).simplify(), s.c.bv_val(i, 8));
+       for (int64_t b = 0; b < 8; ++b) out.push_back(z3::select(m, (s.P + s.k(b)).simplify()));
+       return out;
+     },
+     {false, false, false, false, false, false, false, false},
+     [](const Symbols& s) { return std::vector<ApartRanges>{{s.P, 8, s.S - s.k(0x10000), 0x10000}}; }},
 };
 
 }  // namespace
@@ -112,6 +182,8 @@ TEST_CASE("AddressFacts rewrites only what the facts prove", "[address_facts]") 
       z3::context c;
       Symbols s{c, row.width};
       std::vector<z3::expr> facts = row.facts(s);
+      std::vector<ApartRanges> known = row.known(s);
+      for (const ApartRanges& k : known) facts.push_back(k.fact());
       z3::solver solver(c);
       for (const z3::expr& f : facts) solver.add(f);
       REQUIRE(solver.check() == z3::sat);  // a row whose facts contradict proves nothing
@@ -122,7 +194,7 @@ TEST_CASE("AddressFacts rewrites only what the facts prove", "[address_facts]") 
         q.add(cond);
         z3::check_result r = q.check();
         return r == z3::sat ? Answer::Sat : r == z3::unsat ? Answer::Unsat : Answer::Unknown;
-      });
+      }, known);
       std::vector<z3::expr> terms = row.terms(s);
       REQUIRE(terms.size() == row.rewritten.size());
       for (size_t i = 0; i < terms.size(); ++i) {
