@@ -114,14 +114,29 @@ z3::expr MachineState::advance(const z3::expr& addr64, uint64_t bytes) const {
 }
 
 // select(store(m, i, v), j) = v if i = j, else select(m, j): applied here
-// when both indexes are numerals, so loads from concrete addresses do not
-// drag the whole store history into every term (and concrete runs stay fast).
+// where i and j surely differ, two numerals or one base at two offsets
+// (a frame's bytes, sp + k), so loads do not drag the store history into
+// every term and concrete runs stay fast. The simplifier would do the
+// same, but on the whole chain, its stored values too, at every load.
 z3::expr MachineState::loadByte(const z3::expr& addr64) const {
   z3::expr a = addr64.is_numeral() ? addr64 : addr64.simplify();
-  if (!a.is_numeral()) return z3::select(memory, a);
-  // Walk the store chain with the C API: numerals are hash-consed, so equal
-  // indexes are the same AST; the subterms stay alive through `memory`.
   Z3_context zc = ctx;
+  // An index as base + k: (bvadd k B) as the simplifier writes it, or
+  // itself with k = 0 (a numeral is its own base).
+  auto split = [zc](Z3_ast i, Z3_ast& base, uint64_t& k) {
+    base = i;
+    k = 0;
+    if (Z3_get_ast_kind(zc, i) != Z3_APP_AST) return;
+    Z3_app app = Z3_to_app(zc, i);
+    if (Z3_get_decl_kind(zc, Z3_get_app_decl(zc, app)) != Z3_OP_BADD || Z3_get_app_num_args(zc, app) != 2) return;
+    Z3_ast first = Z3_get_app_arg(zc, app, 0);
+    if (Z3_is_numeral_ast(zc, first) && Z3_get_numeral_uint64(zc, first, &k)) base = Z3_get_app_arg(zc, app, 1);
+  };
+  Z3_ast aBase = nullptr, iBase = nullptr;
+  uint64_t aK = 0, iK = 0;
+  split(a, aBase, aK);
+  bool aNumeral = Z3_is_numeral_ast(zc, a);
+  // The subterms stay alive through `memory`.
   Z3_ast m = memory;
   while (Z3_get_ast_kind(zc, m) == Z3_APP_AST) {
     Z3_app app = Z3_to_app(zc, m);
@@ -130,7 +145,12 @@ z3::expr MachineState::loadByte(const z3::expr& addr64) const {
     if (k != Z3_OP_STORE) break;
     Z3_ast index = Z3_get_app_arg(zc, app, 1);
     if (Z3_is_eq_ast(zc, index, a)) return z3::to_expr(ctx, Z3_get_app_arg(zc, app, 2));
-    if (!Z3_is_numeral_ast(zc, index)) break;
+    bool apart = aNumeral && Z3_is_numeral_ast(zc, index);  // numerals are hash-consed: not the same AST, not equal
+    if (!apart) {
+      split(index, iBase, iK);
+      apart = Z3_is_eq_ast(zc, iBase, aBase) && iK != aK;
+    }
+    if (!apart) break;
     m = Z3_get_app_arg(zc, app, 0);
   }
   return z3::select(z3::to_expr(ctx, m), a);
