@@ -59,11 +59,11 @@ int runCheck(const CheckArgs& a) {
     }
   Progress progress("check");  // each target below is its own checker run with its own Z3 context
   RunResults rr;
-  // Every spec is loaded and its targets checked first, in order; the specs
-  // before the first bad one are then checked side by side (a spec with one
-  // target leaves a core idle while its trampolines are proven) and
-  // printed in order, then that spec's error: what a run one spec after the
-  // other prints.
+  // Every spec is loaded and its targets checked first, in order; the
+  // targets of the specs before the first bad one are then checked as one
+  // pool of jobs (checkSpecs: a spec with one target would leave a core
+  // idle while its trampolines are proven) and printed in order, then that
+  // spec's error: what a run one spec after the other prints.
   struct Item {
     Spec spec;
     std::vector<Target> targets;
@@ -108,10 +108,9 @@ int runCheck(const CheckArgs& a) {
     if (failure) break;
     items.push_back(std::move(item));
   }
-  std::vector<std::variant<std::vector<SpecResult>, Diagnostics>> results(items.size());
-  runJobs(a.jobs, items.size(), [&](size_t i) {
-    results[i] = checkTargets(items[i].spec, items[i].targets, items[i].opt, {a.jobs, &progress});
-  });
+  std::vector<SpecCheck> checks;
+  for (const Item& item : items) checks.push_back({&item.spec, item.targets, item.opt});
+  auto results = checkSpecs(checks, {a.jobs, &progress});
   progress.clear();
   for (size_t k = 0; k < items.size(); ++k) {
     if (auto* e = std::get_if<Diagnostics>(&results[k])) {

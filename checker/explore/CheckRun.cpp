@@ -1,5 +1,6 @@
 #include "checker/explore/CheckRun.h"
 
+#include <algorithm>
 #include <map>
 #include <optional>
 
@@ -118,42 +119,99 @@ TargetRun runTarget(const Spec& spec, const Target& t, const CheckOptions& opt, 
 
 }  // namespace
 
-std::variant<std::vector<SpecResult>, Diagnostics> checkTargets(const Spec& spec,
-                                                                const std::vector<Target>& targets,
-                                                                const CheckOptions& opt, const RunControl& rc,
-                                                                const TransitionFilter& filter) {
+namespace {
+
+// The transitions wanted on each target of one spec, or the input error
+// that stops the spec.
+std::variant<std::vector<std::vector<size_t>>, Diagnostics> wantedTransitions(const SpecCheck& item, Progress* progress) {
+  const Spec& spec = *item.spec;
+  const CheckOptions& opt = item.options;
   if (opt.transition) {
     bool found = false;
     for (const TransitionSpec& tr : spec.transitions) found = found || tr.name() == *opt.transition;
     if (!found) return Diagnostics{{{"<command line>", 0, 0}, "--transition: no transition '" + *opt.transition + "' in " + spec.path}};
   }
-  std::vector<std::vector<size_t>> wanted(targets.size());
+  std::vector<std::vector<size_t>> wanted(item.targets.size());
   size_t items = 0;
-  for (size_t ti = 0; ti < targets.size(); ++ti) {
+  for (size_t ti = 0; ti < item.targets.size(); ++ti) {
     items += 1 + (spec.trampolines.empty() ? 0 : 1);
     if (opt.statesOnly) continue;
     for (size_t k = 0; k < spec.transitions.size(); ++k) {
       const TransitionSpec& tr = spec.transitions[k];
       if (opt.transition && tr.name() != *opt.transition) continue;
-      if (filter && !filter(targets[ti], tr)) continue;
+      if (item.filter && !item.filter(item.targets[ti], tr)) continue;
       wanted[ti].push_back(k);
     }
     items += wanted[ti].size();
   }
-  if (rc.progress) rc.progress->addWork(items);
-  std::vector<TargetRun> runs(targets.size());
-  runJobs(rc.jobs, targets.size(), [&](size_t i) { runs[i] = runTarget(spec, targets[i], opt, wanted[i], rc); });
-  // A spec error is reported for the first target that finds one.
-  for (const TargetRun& r : runs)
-    if (!r.errors.empty()) return r.errors;
-  std::vector<SpecResult> out(targets.size());
-  for (size_t i = 0; i < targets.size(); ++i) {
-    out[i].spec = spec.name, out[i].specPath = spec.path;
-    for (const auto& [key, k] : runs[i].contracts) out[i].trampolines.push_back(trampolineResult(k, targets[i]));
-    out[i].states = std::move(runs[i].states);
-    out[i].transitions = std::move(runs[i].transitions);
+  if (progress) progress->addWork(items);
+  return wanted;
+}
+
+// How long a target's job looks, to start the long ones first: a
+// trampoline's proof costs about what ten transitions do (make bench's
+// split), the rest about one unit per transition and state.
+size_t weight(const Spec& spec, size_t transitions) {
+  return 10 * spec.trampolines.size() + transitions + spec.states.size();
+}
+
+}  // namespace
+
+std::vector<std::variant<std::vector<SpecResult>, Diagnostics>> checkSpecs(const std::vector<SpecCheck>& items,
+                                                                           const RunControl& rc) {
+  std::vector<std::variant<std::vector<SpecResult>, Diagnostics>> out(items.size());
+  std::vector<std::vector<std::vector<size_t>>> wanted(items.size());
+  struct Job {
+    size_t item, target, weight;
+  };
+  std::vector<Job> jobs;
+  for (size_t i = 0; i < items.size(); ++i) {
+    auto w = wantedTransitions(items[i], rc.progress);
+    if (auto* e = std::get_if<Diagnostics>(&w)) {
+      out[i] = *e;
+      continue;
+    }
+    wanted[i] = std::get<std::vector<std::vector<size_t>>>(std::move(w));
+    for (size_t t = 0; t < items[i].targets.size(); ++t)
+      jobs.push_back({i, t, weight(*items[i].spec, wanted[i][t].size())});
+  }
+  // Heaviest first, so that no long job starts when the others are done;
+  // results go to their own slots, so the order of the output stays.
+  std::stable_sort(jobs.begin(), jobs.end(), [](const Job& a, const Job& b) { return a.weight > b.weight; });
+  std::vector<std::vector<TargetRun>> runs(items.size());
+  for (size_t i = 0; i < items.size(); ++i) runs[i].resize(items[i].targets.size());
+  runJobs(rc.jobs, jobs.size(), [&](size_t j) {
+    const Job& job = jobs[j];
+    const SpecCheck& item = items[job.item];
+    runs[job.item][job.target] =
+        runTarget(*item.spec, item.targets[job.target], item.options, wanted[job.item][job.target], rc);
+  });
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (std::holds_alternative<Diagnostics>(out[i])) continue;
+    const Spec& spec = *items[i].spec;
+    // A spec error is reported for the first target that finds one.
+    auto error = std::find_if(runs[i].begin(), runs[i].end(), [](const TargetRun& r) { return !r.errors.empty(); });
+    if (error != runs[i].end()) {
+      out[i] = error->errors;
+      continue;
+    }
+    std::vector<SpecResult> results(items[i].targets.size());
+    for (size_t t = 0; t < results.size(); ++t) {
+      results[t].spec = spec.name, results[t].specPath = spec.path;
+      for (const auto& [key, k] : runs[i][t].contracts)
+        results[t].trampolines.push_back(trampolineResult(k, items[i].targets[t]));
+      results[t].states = std::move(runs[i][t].states);
+      results[t].transitions = std::move(runs[i][t].transitions);
+    }
+    out[i] = std::move(results);
   }
   return out;
+}
+
+std::variant<std::vector<SpecResult>, Diagnostics> checkTargets(const Spec& spec, const std::vector<Target>& targets,
+                                                                const CheckOptions& opt, const RunControl& rc,
+                                                                const TransitionFilter& filter) {
+  return std::move(checkSpecs({{&spec, targets, opt, filter}}, rc).front());
 }
 
 }  // namespace patchcheck

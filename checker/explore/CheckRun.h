@@ -23,8 +23,21 @@ struct RunControl {
 // Which transitions to check on a target; all when empty.
 using TransitionFilter = std::function<bool(const Target&, const TransitionSpec&)>;
 
+// A spec and the targets to check it on.
+struct SpecCheck {
+  const Spec* spec;
+  std::vector<Target> targets;
+  CheckOptions options;
+  TransitionFilter filter = {};
+};
+
+// Every target of every spec as one job on one pool of rc.jobs threads,
+// the heaviest-looking first. Per spec, what checkTargets returns.
+std::vector<std::variant<std::vector<SpecResult>, Diagnostics>> checkSpecs(const std::vector<SpecCheck>&,
+                                                                           const RunControl&);
+
 // One SpecResult per target, in the order given. The first input error (in
-// job order) when any job finds one.
+// target order) when any job finds one.
 std::variant<std::vector<SpecResult>, Diagnostics> checkTargets(const Spec&, const std::vector<Target>&,
                                                                 const CheckOptions&, const RunControl&,
                                                                 const TransitionFilter& = {});
