@@ -50,6 +50,13 @@ struct Row {
   };
 };
 
+// S at least 64 KiB above 0 and below the top, P not at the very top: as
+// the entry facts and a placement keep them.
+std::vector<z3::expr> stackAndPointer(const Symbols& s) {
+  return {z3::uge(s.S, s.k(0x10000)), z3::ule(s.S, s.k(int64_t(0xffffffff00000000))),
+          z3::ule(s.P, s.k(int64_t(0xfffffffffffff000)))};
+}
+
 // lui's %hi(X) << 16 plus the sign-extended %lo(X), on `w` bits (64: lui's
 // result sign-extended first, as MIPS64 computes it for daddiu).
 z3::expr hiLo(const z3::expr& x, unsigned w) {
@@ -134,24 +141,15 @@ const std::vector<Row> kRows = {
      [](const Symbols&) { return std::vector<z3::expr>{}; },
      [](const Symbols& s) { return std::vector{hiLo(s.P, 64).simplify()}; }, {false}},
     {"a word at P past a frame, P's 8 bytes known apart from the 64 KiB below S", 64,
-     [](const Symbols& s) {
-       return std::vector{z3::uge(s.S, s.k(0x10000)), z3::ule(s.S, s.k(int64_t(0xffffffff00000000))),
-                          z3::ule(s.P, s.k(int64_t(0xfffffffffffff000)))};
-     },
+     stackAndPointer,
      [](const Symbols& s) { return s.wordPastFrame(0); }, {true, true, true, true, true, true, true, true},
      [](const Symbols& s) { return std::vector<ApartRanges>{{s.P, 8, s.S - s.k(0x10000), 0x10000}}; }},
     {"P's first 4 bytes known apart from the frame: the others may lie in it", 64,
-     [](const Symbols& s) {
-       return std::vector{z3::uge(s.S, s.k(0x10000)), z3::ule(s.S, s.k(int64_t(0xffffffff00000000))),
-                          z3::ule(s.P, s.k(int64_t(0xfffffffffffff000)))};
-     },
+     stackAndPointer,
      [](const Symbols& s) { return s.wordPastFrame(0); }, {true, true, true, true, false, false, false, false},
      [](const Symbols& s) { return std::vector<ApartRanges>{{s.P, 4, s.S - s.k(16), 16}}; }},
     {"P's 8 bytes known apart from the frame but its lowest byte: the last may lie on it", 64,
-     [](const Symbols& s) {
-       return std::vector{z3::uge(s.S, s.k(0x10000)), z3::ule(s.S, s.k(int64_t(0xffffffff00000000))),
-                          z3::ule(s.P, s.k(int64_t(0xfffffffffffff000)))};
-     },
+     stackAndPointer,
      [](const Symbols& s) { return s.wordPastFrame(0); }, {true, true, true, true, true, true, true, false},
      [](const Symbols& s) { return std::vector<ApartRanges>{{s.P, 8, s.S - s.k(15), 15}}; }},
     {"the same fact, the frame's 64 KiB free to wrap around zero: not relied on", 64,
