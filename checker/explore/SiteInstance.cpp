@@ -200,9 +200,14 @@ std::variant<SiteInstance, Diagnostics> SiteInstance::make(const Spec& spec, con
       where += (where.empty() ? "" : ", ") + n + " = " + hex(v);
     }
     if (!f.where) {
-      errs.push_back({w->assembled.where, "'" + w->source + "': the solver could not decide whether it can be encoded "
-                                          "for every placement (" + t.str() + "): it needs " +
-                                          w->symbolic.reasons[k] + "; " + placement.lastUnknownReason()});
+      // Not known to fit everywhere: no verdict on the target is SAFE
+      // (UNKNOWN at most), and a counterexample lies where it fits.
+      const SourceLocation& at = w->assembled.where;
+      if (!s.placementUndecided_)
+        s.placementUndecided_ = "whether '" + w->source + "' (" + at.file + ":" + std::to_string(at.line) +
+                                ") can be encoded for every placement (" + t.str() + "): it needs " +
+                                w->symbolic.reasons[k] + "; " + placement.lastUnknownReason();
+      s.assume(w->symbolic.conditions[k], at, "'" + w->source + "' fits its encoding: " + w->symbolic.reasons[k]);
       continue;
     }
     errs.push_back({w->assembled.where, "'" + w->source + "' cannot be encoded for every placement (" + t.str() +
@@ -216,6 +221,7 @@ std::variant<SiteInstance, Diagnostics> SiteInstance::make(const Spec& spec, con
   std::set<std::string> placed;
   for (auto& [key, code] : std::get<TrampolineSet>(codes)) {
     code.allowedEffects = spec.allowedEffects;
+    if (code.encodingUndecided && !s.placementUndecided_) s.placementUndecided_ = code.encodingUndecided;
     if (placed.insert(code.contract.symbol).second) {
       auto named = spec.trampolineWhere.find(code.contract.symbol);
       SourceLocation at = named != spec.trampolineWhere.end() ? named->second : SourceLocation{spec.path, 1, 1};
@@ -256,7 +262,8 @@ Diagnostics SiteInstance::checkPlacement(Prover& prover) {
   Answer a = prover.checkFacts(facts, conflict);
   if (a == Answer::Sat) return {};
   if (a == Answer::Unknown) {
-    placementUndecided_ = "whether any placement satisfies the constraints: " + prover.lastUnknownReason();
+    if (!placementUndecided_)
+      placementUndecided_ = "whether any placement satisfies the constraints: " + prover.lastUnknownReason();
     return {};
   }
   Diagnostics out;

@@ -43,6 +43,9 @@ struct TrampolineCode {
   int64_t ipOffset = 0;               // ip = resume + ipOffset for this spec's function
   std::set<EffectKind> allowedEffects;  // the spec's [site] allow_effects
   std::optional<z3::expr> opsLiteral;   // CALL_OPS: the address of F's ops pointer
+  // A word whose encoding the solver could not show to fit every placement
+  // (why): not an input error, but nothing on the target is then proven.
+  std::optional<std::string> encodingUndecided;
 
   z3::expr entry() const;
   // What a run may assume of F's entry state besides the ABI's entry

@@ -77,7 +77,7 @@ class Loader {
     if (!errors_.empty()) return errors_;
     std::vector<TrampolineCode> out;
     for (const TrampolineContract& entry : contract_.entries) {
-      TrampolineCode code{entry, base(), words, symbols_, constraints_, ipOffset_, {}, std::nullopt};
+      TrampolineCode code{entry, base(), words, symbols_, constraints_, ipOffset_, {}, std::nullopt, encodingUndecided_};
       if (const auto& k = entry.callback.callOps)
         code.opsLiteral = site_.symbol(site_.spec.function) + c_.bv_val(uint64_t(k->literal), 64);
       code.contract.source = treeName(site_.spec.root, files_.assembly);
@@ -95,6 +95,7 @@ class Loader {
   Target t_;
   ContractFile contract_;
   Diagnostics errors_;
+  std::optional<std::string> encodingUndecided_;  // TrampolineCode::encodingUndecided
   std::map<std::string, z3::expr> symbols_;  // the contract's symbols (and spec ones it uses)
   std::vector<z3::expr> constraints_;
   int64_t ipOffset_ = 0;
@@ -274,10 +275,16 @@ class Loader {
     for (const z3::expr& e : placement) prover.assume(e);
     for (const FailedCondition& f : failingConditions(prover, conditions)) {
       const auto& [w, why] = owner[f.index];
-      std::string what = f.where ? "' cannot be encoded for every placement ("
-                                 : "': the solver could not decide whether it can be encoded for every placement (";
-      errors_.push_back({w->where, "'" + w->source + what + t_.str() + "): it needs " + why +
-                                       (f.where ? " (relocation overflow)" : "; " + prover.lastUnknownReason())});
+      if (!f.where) {  // as for the site's words (SiteInstance::make): UNKNOWN at most, placed where it fits
+        constraints_.push_back(conditions[f.index]);
+        if (!encodingUndecided_)
+          encodingUndecided_ = "whether '" + w->source + "' (" + w->where.file + ":" + std::to_string(w->where.line) +
+                               ") can be encoded for every placement (" + t_.str() + "): it needs " + why + "; " +
+                               prover.lastUnknownReason();
+        continue;
+      }
+      errors_.push_back({w->where, "'" + w->source + "' cannot be encoded for every placement (" + t_.str() +
+                                       "): it needs " + why + " (relocation overflow)"});
     }
     return out;
   }
