@@ -4,10 +4,14 @@ BUILD ?= build
 JOBS  ?= $(shell nproc)
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=RelWithDebInfo
 
-.PHONY: run test build deps bench sanitize fuzz mutate clean
+.PHONY: run test build deps test-deps bench sanitize fuzz mutate clean
 
 deps:
 	@scripts/install-deps
+
+# The test oracles (cross binutils and gcc, llvm, qemu-user, clang) only for `make test`.
+test-deps:
+	@scripts/install-deps --test
 
 $(BUILD)/CMakeCache.txt: | deps
 	cmake -S . -B $(BUILD) $(CMAKE_FLAGS)
@@ -18,14 +22,14 @@ build: deps $(BUILD)/CMakeCache.txt
 run: build
 	$(BUILD)/patchcheck check --matrix --summary specs/mips/*.toml specs/arm64/*.toml specs/x86/*.toml
 
-test: build
+test: test-deps build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
 bench: build
 	cmake --build $(BUILD) --target bench
 
 # The same tests under AddressSanitizer and UBSan, in a separate tree.
-sanitize: deps
+sanitize: test-deps
 	cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DPATCHCHECK_SANITIZE=ON
 	cmake --build build-asan -j $(JOBS)
 	cd build-asan && LSAN_OPTIONS=suppressions=$(CURDIR)/scripts/lsan.supp ctest --output-on-failure -j $(JOBS)
@@ -33,14 +37,14 @@ sanitize: deps
 # Every libFuzzer target (tests/fuzz) for FUZZ_SECONDS each, in build-fuzz
 # (clang-14); a table of executions, coverage and findings. Findings fail.
 FUZZ_SECONDS ?= 60
-fuzz: deps
+fuzz: test-deps
 	scripts/fuzz-run $(FUZZ_SECONDS)
 
 # Mutation testing (tests/mutation/mutants.txt, docs/testing.md): each
 # mutant rebuilt in build-mutate and run against the tests; not part of
 # `make test`. MUTANTS="S01 F02" runs some.
 MUTANTS ?=
-mutate: deps
+mutate: test-deps
 	scripts/mutate $(MUTANTS)
 
 clean:

@@ -6,7 +6,7 @@
 #include "model/IsaModel.h"
 
 int main(int argc, char** argv) {
-  CLI::App app{"patchcheck: proofs and counterexamples for live code patching (MIPS, AArch64)"};
+  CLI::App app{"patchcheck: proofs and counterexamples for live code patching (MIPS, AArch64, x86-64)"};
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string("patchcheck ") + PATCHCHECK_VERSION);
   int exitCode = 0;
