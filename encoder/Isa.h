@@ -82,6 +82,9 @@ class IsaPlugin {
   // The instruction table as text, one row per line: a certificate holds
   // its hash, so a table made with another encoding table is refused.
   virtual std::string tableText() const = 0;
+  // The libraries the plug-in encodes or decodes with, and their versions
+  // ("Zydis 4.0.0"): part of the checker build a certificate names.
+  virtual std::string libraryVersions() const { return {}; }
   // The length of a site's patch unit, the bytes a writer replaces at
   // once (MIPS: one 4-byte instruction word).
   virtual unsigned patchUnitBytes(const Target&) const = 0;

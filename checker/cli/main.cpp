@@ -3,12 +3,13 @@
 #include <utility>
 
 #include "checker/cli/Commands.h"
+#include "checker/report/BuildInfo.h"
 #include "model/IsaModel.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"patchcheck: proofs and counterexamples for live code patching (MIPS, AArch64, x86-64)"};
   app.require_subcommand(1);
-  app.set_version_flag("--version", std::string("patchcheck ") + PATCHCHECK_VERSION);
+  app.set_version_flag("--version", patchcheck::versionText());
   int exitCode = 0;
   patchcheck::addAsmCommand(app, exitCode);
   patchcheck::addDisasmCommand(app, exitCode);

@@ -43,6 +43,24 @@ json stateContent(const json* s) {
   return {{units, (*s)[units]}, {"behaviour", (*s)["behaviour"]}};
 }
 
+// The build that certified a table, without its commit (which decides
+// nothing): a table from before certificates named their build has none.
+json certifiedBy(const json& table) {
+  const json& cert = table["certificate"];
+  if (!cert.contains("checker") || !cert["checker"].is_object()) return nullptr;
+  json b = cert["checker"];
+  b.erase("commit");
+  return b;
+}
+
+std::string buildText(const json& b) {
+  if (b.is_null()) return "a build that did not name itself";
+  auto field = [&](const char* k) { return b.contains(k) && b[k].is_string() ? b[k].get<std::string>() : "?"; };
+  std::string sem = field("semantics_sha256");
+  return "patchcheck " + field("version") + ", semantics " + sem.substr(0, 12) + ", " + field("solver") +
+         (field("libraries").empty() ? "" : ", " + field("libraries"));
+}
+
 json stepsContent(const json& tr) {
   return {{"steps", tr["steps"]}, {"when", tr["when"]}};
 }
@@ -83,6 +101,9 @@ std::map<std::string, std::string> changesAgainst(const json* baseline, const js
   std::map<std::string, std::string> out;
   std::string global;
   if (!baseline) global = "no certified table for this spec";
+  else if (certifiedBy(*baseline) != certifiedBy(current))
+    global = "certified by another checker build (" + buildText(certifiedBy(*baseline)) + "; this is " +
+             buildText(certifiedBy(current)) + "): proven again";
   else if ((*baseline)["certificate"]["model"] != current["certificate"]["model"])
     global = "model options changed since the certified table";
   else if ((*baseline)["certificate"]["instruction_table_sha256"] != current["certificate"]["instruction_table_sha256"])

@@ -1,5 +1,7 @@
 #include "checker/report/Certificate.h"
 
+#include "checker/report/BuildInfo.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
@@ -63,6 +65,10 @@ nlohmann::json certificateInputs(const Spec& spec, unsigned timeoutMs) {
     c["trampolines"].push_back({{"symbol", symbol}, {"path", path}, {"files", trampolineFiles(spec, path)}});
   c["instruction_table_sha256"] = sha256Hex(instructionTableText(spec));
   c["tool"] = std::string("patchcheck ") + PATCHCHECK_VERSION;
+  // The build that proved it: gate --baseline proves again what another
+  // build certified (Baseline.cpp); the commit is for the reader.
+  c["checker"] = buildIdentity();
+  c["checker"]["commit"] = buildInfo().commit;
   c["model"] = {{"fetch", std::string(name(spec.model.fetch))},
                 {"line_bytes", spec.model.lineBytes},
                 {"preemption", spec.model.preemption ? "full" : "none"},

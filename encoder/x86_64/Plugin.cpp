@@ -11,6 +11,8 @@
 #include "encoder/x86_64/Printer.h"
 #include "encoder/x86_64/SymbolicBytes.h"
 
+#include <Zydis/Zydis.h>
+
 namespace patchcheck::x86_64 {
 namespace {
 
@@ -76,6 +78,12 @@ class X86Isa final : public patchcheck::IsaPlugin {
   std::optional<Relocation> relocation(const Unit& u) const override { return relocationOf(unitOf(u)); }
 
   // One row per line: spelling, Zydis mnemonic, sizes, operands, flags.
+  std::string libraryVersions() const override {
+    // The version of the library linked at run time, not the header's.
+    ZyanU64 v = ZydisGetVersion();
+    return "Zydis " + std::to_string(ZYDIS_VERSION_MAJOR(v)) + "." + std::to_string(ZYDIS_VERSION_MINOR(v)) + "." +
+           std::to_string(ZYDIS_VERSION_PATCH(v));
+  }
   std::string tableText() const override {
     std::string out;
     for (const InstrDesc& d : instructionTable()) {

@@ -170,3 +170,54 @@ TEST_CASE("the pre-commit hook refuses an unsafe spec in a sample repository", "
   CHECK(refused.out.find("refused the commit") != std::string::npos);
   CHECK(sh(git + "log --oneline").out.find("bad") == std::string::npos);
 }
+
+TEST_CASE("a baseline certified by another checker build is proven again, entry by entry", "[output_gate]") {
+  TempDir dir;
+  writeFile(dir.file("spec.toml"), readFile(kSafe));
+  REQUIRE(sh("cp -r " + std::string(PATCHCHECK_SOURCE_DIR) + "/trampolines " + dir.path()).status == 0);
+  REQUIRE(sh("cd " + dir.path() + " && " + cli("table spec.toml -o certified")).status == 0);
+  std::string tablePath = dir.file("certified/mips-patchable-entry.json");
+  json table = json::parse(readFile(tablePath));
+  // The certificate names the build that proved it, as --version does.
+  const json& checker = table["certificate"]["checker"];
+  Ran version = sh(cli("--version"));
+  CHECK(version.status == 0);
+  for (const char* field : {"version", "commit", "semantics_sha256", "solver"}) {
+    INFO(field);
+    REQUIRE(checker[field].is_string());
+    CHECK(version.out.find(checker[field].get<std::string>()) != std::string::npos);
+  }
+  CHECK(version.out.find("Z3 ") != std::string::npos);
+  CHECK(version.out.find("Zydis ") != std::string::npos);
+  // Another commit with the same sources proves the same: still skipped.
+  table["certificate"]["checker"]["commit"] = "0123456789ab";
+  writeFile(tablePath, table.dump(2));
+  json same = json::parse(sh("cd " + dir.path() + " && " + cli("gate --format json --baseline certified spec.toml")).out);
+  CHECK(same["gate"]["skipped"].size() == 7);
+  // A table claiming another version, another semantics digest, or no build
+  // at all (an older table) is no baseline: every entry is proven again.
+  for (const char* edit : {"version", "semantics_sha256", "remove"}) {
+    INFO(edit);
+    json t = json::parse(readFile(dir.file("certified/mips-patchable-entry.json")));
+    if (std::string(edit) == "remove") t["certificate"].erase("checker");
+    else t["certificate"]["checker"][edit] = "0.0.9";
+    TempDir other;
+    REQUIRE(sh("mkdir -p " + other.path() + "/certified").status == 0);
+    writeFile(other.file("certified/mips-patchable-entry.json"), t.dump(2));
+    Ran r = sh("cd " + dir.path() + " && " + cli("gate --format json --baseline " + other.file("certified") + " spec.toml"));
+    CHECK(r.status == 0);
+    json k = json::parse(r.out);
+    CHECK(k["gate"]["skipped"].empty());
+    CHECK(k["results"][0]["transitions"].size() == 7);
+    REQUIRE(!k["gate"]["checked_because"].empty());
+    std::string why = k["gate"]["checked_because"].begin().value();
+    CHECK(why.find("certified by another checker build") != std::string::npos);
+  }
+  // verify-table proves everything again anyway: another build is a note, not a difference.
+  json t = json::parse(readFile(tablePath));
+  t["certificate"]["checker"]["version"] = "0.0.9";
+  writeFile(tablePath, t.dump(2));
+  Ran verify = sh("cd " + dir.path() + " && " + cli("verify-table certified/mips-patchable-entry.json"));
+  CHECK(verify.status == 0);
+  CHECK(verify.out.find("note: certified by another checker build") != std::string::npos);
+}
