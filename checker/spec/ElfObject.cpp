@@ -56,12 +56,18 @@ class Reader {
     obj_.flags = eh.e_flags;
     size_t count = 0, strndx = 0;
     if (elf_getshdrnum(elf_, &count) != 0) return fail(eh.e_shoff, "bad section count: " + libelfError());
+    if (count == 0 && eh.e_shoff != 0)
+      return fail(obj_.elf64 ? 0x28 : 0x20, "e_shoff " + std::to_string(eh.e_shoff) +
+                                                ": the section header table lies past the end of the file (" +
+                                                std::to_string(image_.size()) + " bytes)");
     if (count == 0) return fail(0, "no section headers (a stripped or core file cannot be scanned)");
     if (elf_getshdrstrndx(elf_, &strndx) != 0 || strndx >= count)
       return fail(eh.e_shoff, "bad section name table index");
     obj_.sections.resize(count);
     obj_.relocations.resize(count);
-    uint64_t entry = eh.e_shentsize;
+    // Where each section header lies (errors point at it): the size of the
+    // header libelf reads, whatever e_shentsize claims.
+    uint64_t entry = obj_.elf64 ? sizeof(Elf64_Shdr) : sizeof(Elf32_Shdr);
     for (size_t i = 0; i < count; ++i) {
       uint64_t header = eh.e_shoff + i * entry;
       Elf_Scn* scn = elf_getscn(elf_, i);
@@ -103,7 +109,15 @@ class Reader {
     const char* m = elf_errmsg(-1);
     return m ? m : "unknown libelf error";
   }
-  ElfError fail(uint64_t offset, std::string message) const { return {obj_.path, offset, std::move(message)}; }
+  // An offset past the file (a header table e_shoff puts there) is shown
+  // as the offset of e_shoff itself, the field that points outside.
+  ElfError fail(uint64_t offset, std::string message) const {
+    if (offset > image_.size()) {
+      message = "the section header table (e_shoff) lies past the end of the file: " + message;
+      offset = obj_.elf64 ? 0x28 : 0x20;
+    }
+    return {obj_.path, offset, std::move(message)};
+  }
 
   // The section's contents in host order (symbols, relocations).
   Elf_Data* data(const ElfSection& s) {
