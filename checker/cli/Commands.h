@@ -15,5 +15,6 @@ void addVerifyTableCommand(CLI::App&, int& exitCode);
 void addGateCommand(CLI::App&, int& exitCode);
 void addGraphCommand(CLI::App&, int& exitCode);
 void addLitmusCommand(CLI::App&, int& exitCode);
+void addScanCommand(CLI::App&, int& exitCode);
 
 }  // namespace patchcheck

@@ -21,6 +21,7 @@ int main(int argc, char** argv) {
   patchcheck::addGateCommand(app, exitCode);
   patchcheck::addGraphCommand(app, exitCode);
   patchcheck::addLitmusCommand(app, exitCode);
+  patchcheck::addScanCommand(app, exitCode);
   // Every bad command line is bad input: one `<command line>:` message, exit 2.
   app.failure_message([](const CLI::App*, const CLI::Error& e) {
     return "<command line>: error: " + std::string(e.what()) + "\nRun with --help for more information.\n";

@@ -329,7 +329,7 @@ class SpecLoader {
   // ---- sections
   void load(const toml::table& root) {
     onlyKeys(root, {"schema", "name", "summary", "target", "site", "symbols", "regions", "trampolines",
-                    "states", "behaviour", "expect", "model", "transition"},
+                    "states", "behaviour", "expect", "model", "transition", "scan"},
              "at the top level");
     SourceLocation top{spec_.path, 1, 1};
     if (const toml::node* n = root.get("schema")) {
@@ -372,6 +372,7 @@ class SpecLoader {
     if (auto* t = table(root, "expect", "[expect]")) loadStateExpectations(*t);
     if (auto* t = table(root, "model", "[model]")) loadModel(*t);
     if (const toml::node* n = root.get("transition")) loadTransitions(*n);
+    if (auto* t = table(root, "scan", "[scan]")) loadScan(*t);
 
     if (foundationOk) checkTargets();
   }
@@ -641,6 +642,35 @@ class SpecLoader {
       else if (auto e = choice(value, "'expect' of state '" + name + "'", kExpects))
         spec_.stateExpect[name] = *e;
     }
+  }
+
+  // [scan] (docs/spec-format.md): the compiled state, where rec->ip lies
+  // in the site, and the object's names of the spec's symbols. Checked
+  // here; `patchcheck scan` reads it with scanSpecOf (checker/spec/ScanSpec.h).
+  void loadScan(const toml::table& t) {
+    onlyKeys(t, {"compiled", "ip", "symbols"}, "in [scan]");
+    if (const toml::node* n = t.get("compiled")) {
+      std::string compiled = string(*n, "[scan] compiled").value_or("");
+      if (!compiled.empty() && !spec_.state(compiled))
+        error(at(*n), "[scan] compiled names no state: '" + compiled + "'" + suggest(compiled, stateNames()));
+    } else {
+      error(at(t), "[scan] needs `compiled = \"STATE\"`: the state the compiler emits");
+    }
+    if (const toml::node* n = t.get("ip")) {
+      if (auto v = integer(*n, "[scan] ip")) {
+        long long unit = spec_.target.isa->patchUnitBytes(spec_.target);
+        long long lo = -(long long)spec_.beforeBytes(), hi = (long long)spec_.words * unit;
+        if (*v < lo || *v >= hi)
+          error(at(*n), "[scan] ip = " + std::to_string(*v) + " lies outside the site (bytes " + std::to_string(lo) +
+                            " to " + std::to_string(hi - 1) + " from F)");
+      }
+    }
+    if (const toml::table* m = table(t, "symbols", "[scan] symbols"))
+      for (auto&& [key, value] : *m) {
+        std::string name(key.str());
+        if (!spec_.symbol(name)) error(at(key), "[scan] symbols: '" + name + "' is no symbol of the spec");
+        else (void)string(value, "[scan] symbols." + name);
+      }
   }
 
   void loadModel(const toml::table& t) {

@@ -1,0 +1,84 @@
+#pragma once
+// What `patchcheck scan` asks of an ISA about compiled code (docs/scan.md):
+// which ELF machine it is, how its relocations are spelled and what field
+// each forms, where Linux puts a function's patched instruction given the
+// address the build recorded (ftrace_call_adjust), which relocations
+// recordmcount turns into sites, and where a branch goes. A plug-in
+// implements it in its own folder (encoder/<isa>/ObjectCode.cpp), and
+// the build lists it (build/generated/ObjectCodes.inc, one line per
+// encoder/<isa>/ObjectCode.cpp), so the scan has no ISA in it.
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <span>
+#include <string>
+#include <utility>
+
+#include "encoder/Assembly.h"
+#include "encoder/Target.h"
+
+namespace patchcheck {
+
+// One relocation of the object as the plug-in sees it.
+struct ObjectRelocation {
+  uint32_t type = 0;    // the ELF relocation type (R_MIPS_26, ...)
+  std::string symbol;   // the symbol's name; a section symbol's is its section's
+  int64_t addend = 0;   // RELA's; 0 under REL, where the field holds it
+  bool rela = false;
+  unsigned at = 0;      // where r_offset lies, in bytes from the unit's or instruction's first byte
+};
+
+// The bytes of the object's code at an address, if it has that many there.
+using CodeAt = std::function<std::optional<std::span<const uint8_t>>(uint64_t address, unsigned bytes)>;
+
+class ObjectCode {
+ public:
+  virtual ~ObjectCode() = default;
+
+  virtual std::string_view family() const = 0;  // its IsaPlugin's family ("mips")
+  virtual uint16_t elfMachine() const = 0;      // e_machine (EM_MIPS, ...)
+  // r_info's symbol index and relocation type, from libelf's GElf r_info
+  // (the ELF64 layout, ELF32 entries included); an ISA may pack more
+  // (MIPS64: three types in one entry).
+  virtual std::pair<uint32_t, uint32_t> relocationInfo(uint64_t info, bool elf64, Endian) const;
+  virtual std::string relocationName(uint32_t type) const = 0;  // "R_MIPS_26"
+
+  // Linux's ftrace_call_adjust: from the address an entry of
+  // __patchable_function_entries or __mcount_loc holds to rec->ip, the
+  // instruction ftrace patches. `beforeBytes` is what the compiler put
+  // before the function's entry (CALL_OPS: the 8-byte literal); `code`
+  // reads the object where the kernel would read it.
+  virtual std::optional<uint64_t> ftraceCallAdjust(uint64_t recorded, unsigned beforeBytes, const CodeAt& code) const = 0;
+
+  // recordmcount for an object the build has not yet passed through it (no
+  // __mcount_loc): does this relocation at `offset` of a text section mark
+  // a call to the profiling function, and which address would it record?
+  virtual std::optional<uint64_t> mcountRecord(const ObjectRelocation&, uint64_t offset) const = 0;
+
+  // Does relocation `r` inside `unitBytes` (the object's bytes of a spec
+  // unit) form the field the spec unit `u` has (`field`, the plug-in's
+  // Relocation of it) with the same addend? The caller compares symbols.
+  // Nothing when it does, else why not.
+  virtual std::optional<std::string> fieldProblem(const Unit& u, const Relocation& field, const ObjectRelocation& r,
+                                                  std::span<const uint8_t> unitBytes, const Target&) const = 0;
+
+  // A direct branch's target: an address when the instruction encodes it,
+  // or an offset from `r`'s symbol when a relocation `r` inside the
+  // instruction forms its field. Nothing for any other instruction.
+  struct BranchTarget {
+    bool viaRelocation = false;
+    int64_t value = 0;
+  };
+  virtual std::optional<BranchTarget> branchTarget(std::span<const uint8_t> insn, uint64_t address,
+                                                   const ObjectRelocation* r, const Target&) const = 0;
+
+ protected:
+  ObjectCode() = default;
+};
+
+// The part of the plug-in of `t`'s ISA, and the one for an ELF machine;
+// nothing when no plug-in has one.
+const ObjectCode* objectCodeOf(const Target& t);
+const ObjectCode* objectCodeForMachine(uint16_t machine);
+
+}  // namespace patchcheck

@@ -1,0 +1,148 @@
+#!/usr/bin/env bash
+# `patchcheck scan` on real compiler output (docs/scan.md, docs/testing.md):
+# C sources compiled here with the flags Linux builds ftrace with, by the
+# installed cross compilers; clean objects must give 0 findings, each
+# seeded defect its finding. Usage: compiled_objects.sh PATCHCHECK SOURCE_DIR
+set -uo pipefail
+pc=$1
+src=$2
+data=$src/tests/data/scan
+specs=$src/specs
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+failures=0
+
+need() {  # compiler, Debian package
+  if ! command -v "$1" >/dev/null; then
+    echo "FAIL: $1 is missing: install the Debian package $2 (scripts/install-deps)"
+    exit 1
+  fi
+}
+need aarch64-linux-gnu-gcc gcc-aarch64-linux-gnu
+need mips-linux-gnu-gcc gcc-mips-linux-gnu
+need gcc gcc
+
+# The flags of Linux's Makefiles that shape the sites: arch/arm64/Makefile
+# (CALL_OPS: -fpatchable-function-entry=4,2, 8-byte function alignment,
+# BTI), arch/x86/Makefile and scripts/Makefile.lib (-pg -mfentry
+# -mrecord-mcount, -mcmodel=kernel), arch/mips/Makefile (-pg, -mno-abicalls,
+# -G 0; modules -mlong-calls).
+arm64() { aarch64-linux-gnu-gcc -O2 -fno-pic -mgeneral-regs-only -fno-asynchronous-unwind-tables \
+  -fpatchable-function-entry=4,2 -falign-functions=8 "$@"; }
+x86() { gcc -O2 -fno-pic -mcmodel=kernel -mno-red-zone -fno-asynchronous-unwind-tables \
+  -pg -mfentry -mrecord-mcount "$@"; }
+mips() { mips-linux-gnu-gcc -O2 -fno-pic -mno-abicalls -G 0 -march=mips32r2 -mabi=32 -pg "$@"; }
+
+# expect NAME EXIT PATTERN... -- ARGS: runs scan, checks its exit code and
+# that each PATTERN (extended regex) is in its output.
+expect() {
+  local name=$1 code=$2
+  shift 2
+  local patterns=()
+  while [ "$1" != "--" ]; do patterns+=("$1"); shift; done
+  shift
+  local out rc
+  out=$("$pc" scan "$@" 2>&1)
+  rc=$?
+  local ok=1
+  [ "$rc" = "$code" ] || ok=0
+  for p in "${patterns[@]}"; do grep -Eq -- "$p" <<<"$out" || ok=0; done
+  if [ $ok = 1 ]; then
+    echo "ok: $name"
+  else
+    echo "FAIL: $name (exit $rc, wanted $code)"
+    echo "$out" | sed 's/^/    /'
+    failures=$((failures + 1))
+  fi
+}
+
+cd "$work" || exit 1
+
+# ---- clean objects: every site an instance of the compiled state
+arm64 -c "$data/functions.c" -o arm64.o
+expect "arm64 CALL_OPS" 0 "3 sites, all instances of state \`compiled\` of .*ftrace-call-ops.toml; 0 findings" -- \
+  arm64.o --spec "$specs/arm64/ftrace-call-ops.toml"
+arm64 -mbranch-protection=bti -c "$data/functions.c" -o arm64-bti.o
+# GCC gives BTI C only to functions that may be called indirectly: the
+# static helper has none, so a BTI kernel has both layouts.
+expect "arm64 CALL_OPS with BTI" 0 "3 sites, all instances: 2 of state \`compiled\` of .*ftrace-call-ops-bti.toml, 1 of state \`compiled\` of .*ftrace-call-ops.toml; 0 findings" -- \
+  arm64-bti.o --spec "$specs/arm64/ftrace-call-ops.toml" --spec "$specs/arm64/ftrace-call-ops-bti.toml"
+x86 -c "$data/functions.c" -o x86.o
+expect "x86-64 fentry" 0 "3 sites, all instances of state \`fentry\` of .*ftrace-fentry.toml; 0 findings" -- \
+  x86.o --spec "$specs/x86/ftrace-fentry.toml"
+mips -c "$data/functions.c" -o mips.o
+expect "MIPS kernel -pg" 0 "3 sites, all instances of state \`compiled\` of .*mcount-kernel.toml; 0 findings" -- \
+  mips.o --spec "$specs/mips/mcount-kernel.toml" --spec "$specs/mips/mcount-module.toml"
+mips -mlong-calls -c "$data/functions.c" -o mips-module.o
+expect "MIPS module -pg -mlong-calls" 0 "3 sites, all instances of state \`compiled\` of .*mcount-module.toml; 0 findings" -- \
+  mips-module.o --spec "$specs/mips/mcount-kernel.toml" --spec "$specs/mips/mcount-module.toml"
+expect "JSON" 0 '"state": "compiled"' '"summary"' -- arm64.o --spec "$specs/arm64/ftrace-call-ops.toml" --json
+
+# ---- seeded defects
+# A zeroed entry (the sorttable class): the entry of `leaf` holds 0.
+arm64 -S "$data/functions.c" -o zeroed.s
+# .LPFE2 is the entry of the second function GCC emits, `leaf`.
+grep -A4 '^\.LPFE2:' zeroed.s | grep -q '^leaf:' || echo "note: GCC's layout changed; .LPFE2 is not leaf's entry"
+sed 's/\.8byte\t\.LPFE2$/.8byte\t0/' zeroed.s > zeroed-edited.s
+arm64 -c zeroed-edited.s -o zeroed.o
+expect "zeroed entry" 1 "warning: patchcheck: __patchable_function_entries\[1\]: entry is zero" \
+  "leaf\+0x0: entry is state \`compiled\` .* but no table entry records it" -- \
+  zeroed.o --spec "$specs/arm64/ftrace-call-ops.toml"
+# Every entry gone (the table emptied): 0 entries while functions are patchable.
+sed 's/\.8byte\t\.LPFE[0-9]*/.8byte 0/' zeroed.s > all-zero.s
+arm64 -c all-zero.s -o all-zero.o
+expect "all entries zeroed" 1 "0 usable entries in .* but 3 functions are compiled for patching" -- \
+  all-zero.o --spec "$specs/arm64/ftrace-call-ops.toml"
+# GCC bug 88345: the cold function's literal slot only 4-byte aligned.
+arm64 -c "$data/cold.c" -o cold.o
+expect "cold function literal misaligned" 1 \
+  "rarely\+0x4: the 8-byte data unit at .* is only 4-byte aligned" -- cold.o --spec "$specs/arm64/ftrace-call-ops.toml"
+# A branch into another function's patch area.
+arm64 -c "$data/branch.c" -o branch.o
+expect "branch into a patch area" 1 "jumper\+0x[0-9a-f]+: branch to target\+0x4, strictly inside the patched code" -- \
+  branch.o --spec "$specs/arm64/ftrace-call-ops.toml"
+# Nops that differ from the spec: GCC's -mnop-mcount writes the 5-byte NOP
+# where the spec's compiled state is `call __fentry__`.
+x86 -mnop-mcount -c "$data/functions.c" -o x86-nop.o
+expect "x86 nops instead of the compiled call" 1 "site is state \`nop\` of .*ftrace-fentry.toml, not the compiled state \`fentry\`" -- \
+  x86-nop.o --spec "$specs/x86/ftrace-fentry.toml"
+# Sites that match no state: a non-BTI object against the BTI spec, listed.
+expect "no state: listed, disassembled" 1 "site is no state of the specs" "nop" -- \
+  arm64.o --spec "$specs/arm64/ftrace-call-ops-bti.toml"
+# An entry into .exit.text.
+arm64 -c "$data/exit.c" -o exit.o
+expect "entry into .exit.text" 1 "teardown\+0x4: site in \.exit\.text" -- exit.o --spec "$specs/arm64/ftrace-call-ops.toml"
+
+# ---- a linked image: the tables between __start_mcount_loc and
+# __stop_mcount_loc as include/asm-generic/vmlinux.lds.h places them.
+need aarch64-linux-gnu-ld binutils-aarch64-linux-gnu
+cat > vmlinux.lds <<'LDS'
+SECTIONS {
+  . = 0xffff800008000000;
+  .text : { *(.text .text.*) }
+  . = ALIGN(8);
+  .init.data : {
+    __start_mcount_loc = .;
+    KEEP(*(__mcount_loc))
+    KEEP(*(__patchable_function_entries))
+    __stop_mcount_loc = .;
+  }
+  .data : { *(.data .bss COMMON) }
+}
+LDS
+aarch64-linux-gnu-ld -T vmlinux.lds -e 0 --no-warn-rwx-segments arm64.o -o vmlinux
+expect "linked image" 0 "3 sites, all instances of state \`compiled\` of .*ftrace-call-ops.toml; 0 findings" -- \
+  vmlinux --spec "$specs/arm64/ftrace-call-ops.toml"
+# The sorttable class: the image's second entry zeroed after linking.
+table=$(aarch64-linux-gnu-readelf -SW vmlinux | sed 's/^ *\[ *[0-9]*\] *//' | awk '$1 == ".init.data" { print $4 }')
+printf '\0\0\0\0\0\0\0\0' | dd of=vmlinux bs=1 seek=$((0x$table + 8)) conv=notrunc status=none
+expect "linked image, zeroed entry" 1 "__mcount_loc\[1\]: entry is zero" "but no table entry records it" -- \
+  vmlinux --spec "$specs/arm64/ftrace-call-ops.toml"
+
+# ---- bad input: exit 2 with the file and offset
+head -c 200 arm64.o > truncated.o
+expect "truncated ELF" 2 "truncated.o: error: offset 0x" -- truncated.o --spec "$specs/arm64/ftrace-call-ops.toml"
+expect "not ELF" 2 "functions.c: error: offset 0x0: not an ELF file" -- "$data/functions.c" --spec "$specs/arm64/ftrace-call-ops.toml"
+expect "spec without [scan]" 2 "has no \[scan\] table" -- arm64.o --spec "$specs/arm64/ftrace-init-live.toml"
+
+[ $failures = 0 ] || { echo "$failures scan test(s) failed"; exit 1; }
