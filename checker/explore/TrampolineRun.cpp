@@ -139,8 +139,8 @@ class Runner final : public Executor<Work>::Client {
     o.maxSteps = maxSteps;
     o.exceptionsBetweenSteps = true;  // an interrupt may come before any instruction
     std::string key = code_.contract.key();
-    o.budget = [key](unsigned taken) -> std::optional<std::string> {
-      if (taken <= kMaxPaths) return std::nullopt;
+    o.budget = [key](const Executor<Work>::Effort& done) -> std::optional<std::string> {
+      if (done.taken <= kMaxPaths) return std::nullopt;
       return "more than " + std::to_string(kMaxPaths) + " paths through " + key;
     };
     return o;
