@@ -1458,15 +1458,20 @@ class Explorer final : public Executor<Node>::Client {
         fail("replay: the concrete run of " + ev.versionName + " takes another path");
         return false;
       }
-      if (broken_ && broken_->kind == Hazard::Kind::Trampoline) {
-        for (const Violation& v : run->violations)
-          if (m_.eval(v.when, true).is_true()) {
-            cx_.replayed = true;
-            cx_.replayNote = "replayed concretely, " + ev.versionName + " included: " + v.explain(m_);
-            decided_ = ended_ = true;
-            return false;
-          }
-        fail("replay: the concrete run of " + ev.versionName + " keeps every rule");
+      // The rule broken in the trampoline is broken by its last run before
+      // the rule: that run must break the same rule at the same place.
+      bool last = true;
+      for (size_t k = k_ + 1; k < upto_; ++k) last = last && n_.events[k].kind != Event::Kind::Call;
+      if (broken_ && broken_->kind == Hazard::Kind::Trampoline && last) {
+        bool same = false;
+        std::string note = replayVerdict(run, m_, broken_->violation.explain(m_), same);
+        if (!same) {
+          fail(note);
+          return false;
+        }
+        cx_.replayed = true;
+        cx_.replayNote = "replayed concretely, " + ev.versionName + " included: " + broken_->violation.explain(m_);
+        decided_ = ended_ = true;
         return false;
       }
       if (!run->resumed) {
