@@ -74,13 +74,22 @@ class Executor {
     virtual bool done() const { return false; }
   };
 
+  // The work done so far, for the budget.
+  struct Effort {
+    unsigned taken = 0;       // executions taken from the queue
+    unsigned made = 0;        // executions queued (forks included), taken or waiting
+    unsigned long steps = 0;  // instructions run, over every execution
+  };
+
   struct Options {
     unsigned maxSteps = kDefaultMaxSteps;
     // An exception may come before any instruction: the plug-in clobbers
     // what the kernel's exception entry may change (IsaModel::exceptionBoundary).
     bool exceptionsBetweenSteps = false;
-    // Why to stop after `taken` executions came off the queue, if so.
-    std::function<std::optional<std::string>(unsigned taken)> budget;
+    // Why to stop, if so: asked before each execution is taken from the
+    // queue and before every step, so that one execution that runs and
+    // forks without end is bound as well as many short ones.
+    std::function<std::optional<std::string>(const Effort&)> budget;
     // Executions wait in queues by rank, the lowest first (the explorer:
     // the fewest interrupts); within one, the newest first.
     std::function<unsigned(const E&)> rank;
@@ -91,6 +100,7 @@ class Executor {
 
   // Queues an execution.
   void later(E e) {
+    ++work_.made;
     unsigned r = o_.rank ? o_.rank(e) : 0;
     if (queues_.size() <= r) queues_.resize(r + 1);
     queues_[r].push_back(std::move(e));
@@ -99,17 +109,16 @@ class Executor {
   // Runs every queued execution to its end; the budget's reason when it
   // stopped before.
   std::optional<std::string> run() {
-    unsigned taken = 0;
-    while (!client_.done()) {
+    while (!client_.done() && !over_) {
       auto q = std::find_if(queues_.begin(), queues_.end(), [](const auto& v) { return !v.empty(); });
       if (q == queues_.end()) return std::nullopt;
-      if (o_.budget)
-        if (auto over = o_.budget(++taken)) return over;
+      ++work_.taken;
+      if (spent()) break;
       E e = std::move(q->back());
       q->pop_back();
       advance(e);
     }
-    return std::nullopt;
+    return over_;
   }
 
   // Runs one instruction on `e`; false when the execution ended.
@@ -119,6 +128,7 @@ class Executor {
     size_t effectsBefore = e.cpu.state.effects.size();
     std::vector<Fault> faults = e.cpu.step(i);
     ++e.steps;
+    ++work_.steps;
     return client_.stepped(e, faults, effectsBefore);
   }
 
@@ -144,9 +154,19 @@ class Executor {
   Options o_;
   std::vector<std::vector<E>> queues_;
   bool undecided_ = false;
+  Effort work_;
+  std::optional<std::string> over_;  // the budget's reason, once spent
+
+  bool spent() {
+    if (!over_ && o_.budget) over_ = o_.budget(work_);
+    return bool(over_);
+  }
 
   void advance(E& e) {
     while (true) {
+      // The execution stops where it is: it is not a path, its hazards
+      // are not asked, and run() answers with the budget's reason.
+      if (spent()) return;
       if (e.steps >= o_.maxSteps) {
         client_.runaway(e);
         return;

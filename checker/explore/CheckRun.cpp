@@ -33,9 +33,10 @@ std::string failure(const std::function<void()>& check) {
   }
 }
 
-std::vector<StateResult> unknownStates(const Spec& spec, const Target& t, const std::string& why) {
+std::vector<StateResult> unknownStates(const Spec& spec, const std::vector<StateSpec>& states, const Target& t,
+                                       const std::string& why) {
   std::vector<StateResult> out;
-  for (const StateSpec& st : spec.states) {
+  for (const StateSpec& st : states) {
     StateResult r;
     r.state = st.name;
     if (auto e = spec.stateExpect.find(st.name); e != spec.stateExpect.end()) r.expect = e->second;
@@ -90,12 +91,21 @@ TargetRun runTarget(const Spec& spec, const Target& t, const CheckOptions& opt, 
     if (!checker) checker.emplace(site, options);
     return *checker;
   };
+  // `--transition X` asks about X: the states it goes between are checked
+  // with it, no other (a state that hangs must not hold up another's
+  // transition).
+  std::vector<StateSpec> states;
+  for (const StateSpec& st : spec.states) {
+    bool involved = !opt.transition;
+    for (size_t k : wanted) involved = involved || spec.transitions[k].from == st.name || spec.transitions[k].to == st.name;
+    if (involved) states.push_back(st);
+  }
   std::string why = failure([&] {
     SiteChecker& c = fresh();
-    for (const StateSpec& st : spec.states) out.states.push_back(c.state(st));
+    for (const StateSpec& st : states) out.states.push_back(c.state(st));
   });
   if (!why.empty()) {
-    out.states = unknownStates(spec, t, why);
+    out.states = unknownStates(spec, states, t, why);
     checker.reset();
   }
   advance("");

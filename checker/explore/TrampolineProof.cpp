@@ -194,9 +194,11 @@ class Proof {
 
   Counterexample counterexample(const TrampolineOutcome& o, const z3::model& m) {
     Counterexample cx;
+    std::string broken;
     for (const Violation& v : o.violations)
       if (m.eval(v.when, true).is_true()) {
-        cx.rule = "trampoline " + code_.contract.key() + " breaks its contract: " + v.explain(m);
+        broken = v.explain(m);
+        cx.rule = "trampoline " + code_.contract.key() + " breaks its contract: " + broken;
         if (isa_.dependsOnException(v.when)) cx.details.push_back(isa_.exceptionNote());
         break;
       }
@@ -219,25 +221,19 @@ class Proof {
                          (k.savedRa ? ", " + *k.savedRa + " = F's ra" : ""));
     if (k.mode)
       cx.intermediateState = "mode " + k.mode->reg + " = " + hex(valueIn(m, atEntry_.reg(reg(k.mode->reg))));
-    replay(m, cx);
+    replay(m, cx, broken);
     return cx;
   }
 
   // Runs the trampoline again on the model's concrete values: one path,
-  // which must break a rule of the contract again.
-  void replay(const z3::model& m, Counterexample& cx) {
+  // which must break the same rule at the same place, with the same
+  // values (the rule's text says all three). Another rule broken is not
+  // this counterexample confirmed.
+  void replay(const z3::model& m, Counterexample& cx, const std::string& broken) {
     MachineState caller = caller_.evaluatedIn(m);
     CallerView view{&caller, resume_, ip_};
     auto o = replayTrampoline(code_, Cpu(atEntry_.evaluatedIn(m), code_.entry()), view, m, maxSteps_);
-    if (o)
-      for (const Violation& v : o->violations)
-        if (m.eval(v.when, true).is_true()) {
-          cx.replayed = true;
-          cx.replayNote = "replayed concretely: the trampoline run on these values breaks: " + v.explain(m);
-          return;
-        }
-    cx.replayNote = o ? "replay: the concrete run of the trampoline keeps its contract"
-                      : "replay: the concrete run of the trampoline takes another path";
+    cx.replayNote = replayVerdict(o, m, broken, cx.replayed);
   }
 };
 

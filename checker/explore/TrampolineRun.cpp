@@ -139,8 +139,8 @@ class Runner final : public Executor<Work>::Client {
     o.maxSteps = maxSteps;
     o.exceptionsBetweenSteps = true;  // an interrupt may come before any instruction
     std::string key = code_.contract.key();
-    o.budget = [key](unsigned taken) -> std::optional<std::string> {
-      if (taken <= kMaxPaths) return std::nullopt;
+    o.budget = [key](const Executor<Work>::Effort& done) -> std::optional<std::string> {
+      if (done.taken <= kMaxPaths) return std::nullopt;
       return "more than " + std::to_string(kMaxPaths) + " paths through " + key;
     };
     return o;
@@ -581,6 +581,24 @@ std::vector<ApartRanges> TrampolineCode::callerFacts(const MachineState& caller,
   return out;
 }
 
+std::string replayVerdict(const std::optional<TrampolineOutcome>& o, const z3::model& m, const std::string& broken,
+                          bool& reproduced) {
+  reproduced = false;
+  if (!o) return "replay: the concrete run of the trampoline takes another path";
+  std::string other;
+  for (const Violation& v : o->violations) {
+    if (!m.eval(v.when, true).is_true()) continue;
+    std::string text = v.explain(m);
+    if (text == broken) {
+      reproduced = true;
+      return "replayed concretely: the trampoline run on these values breaks: " + text;
+    }
+    if (other.empty()) other = text;
+  }
+  if (other.empty()) return "replay: the concrete run of the trampoline keeps its contract";
+  return "replay: the concrete run of the trampoline breaks another rule (" + other + "), not this one";
+}
+
 std::string trampolineOrigin(const TrampolineCode& code, size_t word) {
   int64_t at = code.words[word].offset;
   return at == 0 ? code.contract.symbol : code.contract.symbol + "+" + hex(uint64_t(at));
@@ -596,7 +614,17 @@ std::optional<TrampolineOutcome> replayTrampoline(const TrampolineCode& code, co
   TrampolineCode concrete = code;
   concrete.base = m.eval(code.base, true);
   for (auto& [name, term] : concrete.symbols) term = m.eval(term, true);
-  for (TrampolineWord& w : concrete.words) w.fetched.term = m.eval(w.fetched.term, true);
+  for (TrampolineWord& w : concrete.words) {
+    // A plug-in decodes from the bits every placement shares and takes a
+    // placement's field from the term: on the model's values every bit is
+    // known. (Left as they were, a `lui t9, %hi(callback)` ran as
+    // `lui t9, 0` and the replay jumped to 0.)
+    w.fetched.term = m.eval(w.fetched.term, true);
+    unsigned bits = w.fetched.term.get_sort().bv_size();
+    z3::expr low = bits > 64 ? w.fetched.term.extract(63, 0).simplify() : w.fetched.term;
+    uint64_t v = 0;
+    if (low.is_numeral_u64(v)) w.fetched.known = v;
+  }
   CallerView concreteView{view.caller, m.eval(view.resume, true), m.eval(view.ip, true)};  // no facts: all concrete
   Cpu cpu = atEntry;
   cpu.pc = m.eval(atEntry.pc, true);

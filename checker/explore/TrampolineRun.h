@@ -108,6 +108,13 @@ std::vector<TrampolineOutcome> runTrampoline(const TrampolineCode&, const Cpu& a
 std::optional<TrampolineOutcome> replayTrampoline(const TrampolineCode&, const Cpu& atEntry,
                                                   const CallerView&, const z3::model&, unsigned maxSteps);
 
+// What a replay (`replayTrampoline` on the counterexample's model) says of
+// the rule `broken` (a Violation's explain text): `reproduced` when the
+// concrete run breaks that rule at that place with those values; the
+// note says so, or what the run did instead.
+std::string replayVerdict(const std::optional<TrampolineOutcome>&, const z3::model&, const std::string& broken,
+                          bool& reproduced);
+
 // "ftrace_regs_caller+0x10" for the trampoline's unit `word`.
 std::string trampolineOrigin(const TrampolineCode&, size_t word);
 

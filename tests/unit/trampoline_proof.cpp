@@ -9,6 +9,7 @@
 #include "encoder/mips/Plugin.h"
 #include "checker/explore/Checker.h"
 #include "checker/explore/TrampolineProof.h"
+#include "checker/explore/TrampolineRun.h"
 #include "checker/explore/Trampolines.h"
 #include "checker/spec/ContractFile.h"
 #include "encoder/Hex.h"
@@ -52,6 +53,18 @@ std::vector<TrampolineContract> prove(const Spec& spec, const Target& t, const T
   return out;
 }
 
+// The replay confirms the very rule the proof broke, with its values: not
+// some other violation of the concrete run (it used to jump to 0, the
+// callback's address decoded from `lui t9, 0`, and count that).
+void checkReplaysItsRule(const Counterexample& cx) {
+  const std::string marker = "breaks its contract: ";
+  size_t at = cx.rule.find(marker);
+  REQUIRE(at != std::string::npos);
+  INFO(cx.rule << "\nreplay: " << cx.replayNote);
+  CHECK_THAT(cx.replayNote, Contains(cx.rule.substr(at + marker.size())));
+  CHECK_THAT(cx.replayNote, !Contains("jumps to 0x0,"));
+}
+
 TrampolineContract proveBuggy(const std::string& file) {
   auto ks = prove(patchableEntry(), kN64,
                   {kData + "/trampolines/" + file, kData + "/trampolines/contract_64.toml"}, "ftrace_regs_caller");
@@ -62,6 +75,7 @@ TrampolineContract proveBuggy(const std::string& file) {
   CHECK(k.refutation->replayed);
   CHECK_FALSE(k.refutation->trace.empty());
   INFO(k.refutation->rule);
+  checkReplaysItsRule(*k.refutation);
   return k;
 }
 
@@ -244,6 +258,7 @@ TrampolineContract refuteArm64(const Target& t, const std::string& file, const s
   REQUIRE(k.refutation);
   CHECK(k.refutation->replayed);
   INFO(k.refutation->rule);
+  checkReplaysItsRule(*k.refutation);
   return k;
 }
 
@@ -311,4 +326,27 @@ TEST_CASE("a CALL_OPS contract needs its direct trampoline's contract and a call
   CHECK_THAT(all, Contains("t.toml:7:20: error: values of 'btype' must be a non-empty array"));
   CHECK_THAT(all, Contains("needs all or none of direct_call, direct and direct_contract"));
   CHECK_THAT(all, Contains("[call_ops] needs a [callback]"));
+}
+
+TEST_CASE("a trampoline replay confirms only the rule it reproduces", "[trampoline_proof]") {
+  z3::context c;
+  z3::solver solver(c);
+  REQUIRE(solver.check() == z3::sat);
+  z3::model m = solver.get_model();
+  TrampolineOutcome run;
+  run.violations.push_back(Violation{c.bool_val(true), [](const z3::model&) { return "jumps to 0x0"; }});
+  run.violations.push_back(Violation{c.bool_val(false), [](const z3::model&) { return "s0 is not restored"; }});
+  bool same = true;
+  // Another rule broken on the replay's way: not this counterexample.
+  std::string note = replayVerdict(run, m, "s0 is not restored", same);
+  CHECK_FALSE(same);
+  CHECK_THAT(note, Contains("breaks another rule (jumps to 0x0), not this one"));
+  note = replayVerdict(run, m, "jumps to 0x0", same);
+  CHECK(same);
+  CHECK_THAT(note, Contains("breaks: jumps to 0x0"));
+  run.violations.erase(run.violations.begin());
+  CHECK_THAT(replayVerdict(run, m, "jumps to 0x0", same), Contains("keeps its contract"));
+  CHECK_FALSE(same);
+  CHECK_THAT(replayVerdict(std::nullopt, m, "jumps to 0x0", same), Contains("takes another path"));
+  CHECK_FALSE(same);
 }

@@ -65,6 +65,11 @@ TrampolineContract refute(const std::string& file, const std::string& symbol) {
   INFO(k.refutation->rule);
   CHECK(k.refutation->replayed);
   CHECK_FALSE(k.refutation->trace.empty());
+  // The replay reproduces the rule the proof broke, not another one.
+  const std::string marker = "breaks its contract: ";
+  size_t at = k.refutation->rule.find(marker);
+  REQUIRE(at != std::string::npos);
+  CHECK_THAT(k.refutation->replayNote, Catch::Matchers::Contains(k.refutation->rule.substr(at + marker.size())));
   return k;
 }
 
