@@ -105,7 +105,13 @@ struct StepSpec {
   std::string ownText(const Spec&) const;
   // A byte of a range after its first: the same spec step as the write before.
   bool continuesRange() const { return range && index != range->first; }
+  // The step's verb as the spec writes it, lower case: "write", "dmb", "sync_core".
+  std::string verb() const;
 };
+
+// Whether an ISA whose architected fetch model is `fetch` (none, "arm",
+// "x86") has the step verb: arm64's cache maintenance, x86's sync_core.
+bool stepVerbOf(std::string_view verb, std::optional<std::string_view> fetch);
 
 enum class When { Live, StopMachine, Boot };
 enum class FetchKind { Sc, Weak, Stale, Arm, X86 };
@@ -171,6 +177,10 @@ struct Spec {
   bool allowUnpredictable = false;    // [site] allow_unpredictable
   std::set<EffectKind> allowedEffects;  // [site] allow_effects (docs/semantics.md)
   SourceLocation functionWhere;       // [site] function (or the file start)
+  // Where the items that only some ISAs take stand, for the errors of a
+  // target other than the one the spec was read for (SpecTarget.h): [site]
+  // words or bytes, [model] fetch and int3_handler (line 0: not written).
+  SourceLocation unitsWhere, fetchWhere, breakpointWhere;
 
   std::vector<SymbolSpec> symbols;
   std::vector<RegionSpec> regions;    // spec-given; ISA defaults fill the rest
