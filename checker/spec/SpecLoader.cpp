@@ -16,6 +16,7 @@
 #include "checker/spec/Spec.h"
 #include "checker/spec/SpecTarget.h"
 #include "checker/spec/SpecTree.h"
+#include "checker/spec/TransitionNames.h"
 #include "encoder/Hex.h"
 #include "encoder/IsaRegistry.h"
 
@@ -710,6 +711,7 @@ class SpecLoader {
       return;
     }
     for (const toml::node& e : *a) loadTransition(*e.as_table());
+    for (Diagnostic& d : checkTransitionNames(spec_)) errors_.push_back(std::move(d));
   }
 
   void stateRef(const toml::table& t, const char* key, std::string& out) {
@@ -725,11 +727,18 @@ class SpecLoader {
   }
 
   void loadTransition(const toml::table& t) {
-    onlyKeys(t, {"from", "to", "when", "steps", "expect", "allow"}, "in [[transition]]");
+    onlyKeys(t, {"name", "from", "to", "when", "steps", "expect", "allow"}, "in [[transition]]");
     TransitionSpec tr;
     tr.where = at(t);
     stateRef(t, "from", tr.from);
     stateRef(t, "to", tr.to);
+    if (const toml::node* n = t.get("name"))
+      if (auto name = string(*n, "name")) {
+        if (isTransitionName(*name)) tr.given = *name, tr.nameWhere = at(*n);
+        else
+          error(at(*n), "transition name '" + *name + "' must be a letter or '_', then letters, digits or '_' (at most " +
+                            std::to_string(kMaxTransitionName) + " characters)");
+      }
     if (const toml::node* n = t.get("when"))
       if (auto w = choice(*n, "'when'", kWhens)) tr.when = *w;
     if (const toml::node* n = t.get("expect"))
