@@ -143,8 +143,8 @@ TEST_CASE("a target from --isa gets the checks [target] gets, in every subcomman
   // main: check said SAFE, synth and graph ran it as an x86 site).
   const std::string spec = kData + "cli-isa-other-family.toml";
   TempDir dir;
-  for (const std::string& command : {std::string("check"), std::string("synth --transition off->on"),
-                                     "graph --transition off->on -o " + dir.file("g.dot")}) {
+  for (const std::string& command : {std::string("check"), std::string("synth --transition 'off->on'"),
+                                     "graph --transition 'off->on' -o " + dir.file("g.dot")}) {
     Ran r = sh(cli(command + " --isa x86_64 " + spec), true);
     INFO(command << "\n" << r.out);
     CHECK(r.status == 2);
