@@ -13,7 +13,6 @@
 #include "checker/explore/Checker.h"
 #include "checker/explore/Jobs.h"
 #include "checker/report/Report.h"
-#include "checker/spec/SpecTarget.h"
 
 namespace patchcheck {
 namespace {
@@ -31,15 +30,22 @@ struct CheckArgs {
 };
 
 // The targets a spec runs on: its [target] or matrix, with the command
-// line's --isa/--endian/--abi over each; targets the override made equal
-// are checked once.
-std::vector<Target> targetsFor(const Spec& spec, const CheckArgs& a) {
+// line's --isa/--endian/--abi over each (validated as the spec's own);
+// targets the override made equal are checked once.
+std::variant<std::vector<Target>, Diagnostics> targetsFor(const Spec& spec, const CheckArgs& a) {
   std::vector<Target> out;
-  for (Target t : targetsOf(spec, a.matrix)) {
-    if (!a.target.isa.empty() || !a.target.endian.empty() || !a.target.abi.empty()) t = a.target.over(t);
+  Diagnostics errors;
+  for (const Target& base : targetsOf(spec, a.matrix)) {
+    auto r = a.target.forSpec(spec, base);
+    if (auto* e = std::get_if<Diagnostics>(&r)) {
+      errors.insert(errors.end(), e->begin(), e->end());
+      continue;
+    }
+    const Target& t = std::get<Target>(r);
     if (std::none_of(out.begin(), out.end(), [&](const Target& o) { return o.str() == t.str(); }))
       out.push_back(t);
   }
+  if (!errors.empty()) return errors;
   return out;
 }
 
@@ -87,24 +93,13 @@ int runCheck(const CheckArgs& a) {
     item.opt.fetchChoices = a.fetchChoices;
     item.opt.inlineTrampolines = a.inlineTrampolines;
     if (!a.transition.empty()) item.opt.transition = a.transition;
-    item.targets = targetsFor(item.spec, a);
-    Diagnostics errors;
-    for (const Target& t : item.targets) {
-      if (auto p = t.problem()) {
-        failure = [p = *p] {
-          std::cerr << "<command line>: error: " << p << "\n";
-          return 2;
-        };
-        break;
-      }
-      Diagnostics d = checkSpecForTarget(item.spec, t);
-      errors.insert(errors.end(), d.begin(), d.end());
-    }
-    if (!failure && !errors.empty())
-      failure = [errors] {
+    auto targets = targetsFor(item.spec, a);
+    if (auto* errors = std::get_if<Diagnostics>(&targets))
+      failure = [errors = *errors] {
         printDistinct(errors);
         return 2;
       };
+    else item.targets = std::get<std::vector<Target>>(std::move(targets));
     if (failure) break;
     items.push_back(std::move(item));
   }

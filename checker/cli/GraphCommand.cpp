@@ -39,11 +39,12 @@ int runGraph(const GraphArgs& a) {
   }
   Spec& spec = std::get<Spec>(loaded);
   a.trampolines.applyTo(spec);
-  Target t = a.target.over(spec.target);
-  if (auto p = t.problem()) {
-    std::cerr << "<command line>: error: " << *p << "\n";
+  auto chosen = a.target.forSpec(spec, spec.target);
+  if (auto* e = std::get_if<Diagnostics>(&chosen)) {
+    for (const auto& d : *e) std::cerr << d.str() << "\n";
     return 2;
   }
+  Target t = std::get<Target>(chosen);
   z3::context ctx;  // one per run
   CheckOptions opt;
   opt.limits = a.limits;

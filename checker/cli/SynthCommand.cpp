@@ -80,11 +80,12 @@ int runSynth(const SynthArgs& a) {
   }
   Spec spec = std::get<Spec>(std::move(loaded));  // outlives the site, which points into it
   a.trampolines.applyTo(spec);
-  Target t = a.target.over(spec.target);
-  if (auto p = t.problem()) {
-    std::cerr << "<command line>: error: " << *p << "\n";
+  auto chosen = a.target.forSpec(spec, spec.target);
+  if (auto* e = std::get_if<Diagnostics>(&chosen)) {
+    for (const auto& d : *e) std::cerr << d.str() << "\n";
     return 2;
   }
+  Target t = std::get<Target>(chosen);
   if (!a.fetch.empty()) {
     // arm64 and x86 fetch follow their architecture's own model only.
     if (auto own = t.isa->architectedFetch()) {

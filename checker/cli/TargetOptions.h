@@ -4,7 +4,9 @@
 
 #include <optional>
 #include <string>
+#include <variant>
 
+#include "checker/spec/Spec.h"
 #include "encoder/IsaRegistry.h"
 
 namespace patchcheck {
@@ -37,6 +39,14 @@ struct TargetOptions {
     return base;
   }
   static constexpr uint8_t kUnknownAbi = 0xff;
+
+  bool given() const { return !isa.empty() || !endian.empty() || !abi.empty(); }
+
+  // The target `spec` runs on: `base` (its [target] or a matrix entry) with
+  // the command line over it, through the validation the loader gives the
+  // spec's own targets (checkSpecForTarget); each error says the target
+  // came from the command line.
+  std::variant<Target, Diagnostics> forSpec(const Spec&, const Target& base) const;
 };
 
 // Parses 0x-hex or decimal; nullopt on anything else.

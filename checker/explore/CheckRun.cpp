@@ -55,6 +55,7 @@ TransitionResult unknownTransition(const Spec& spec, const Target& t, const Tran
   r.spec = spec.name;
   r.specPath = spec.path;
   r.transition = tr.name();
+  r.from = tr.from, r.to = tr.to;
   r.where = tr.where;
   r.target = t;
   r.expect = tr.expect;
@@ -136,10 +137,11 @@ namespace {
 std::variant<std::vector<std::vector<size_t>>, Diagnostics> wantedTransitions(const SpecCheck& item, Progress* progress) {
   const Spec& spec = *item.spec;
   const CheckOptions& opt = item.options;
+  std::vector<const TransitionSpec*> chosen;
   if (opt.transition) {
-    bool found = false;
-    for (const TransitionSpec& tr : spec.transitions) found = found || tr.name() == *opt.transition;
-    if (!found) return Diagnostics{{{"<command line>", 0, 0}, "--transition: no transition '" + *opt.transition + "' in " + spec.path}};
+    chosen = spec.transitionsNamed(*opt.transition);
+    if (chosen.empty())
+      return Diagnostics{{{"<command line>", 0, 0}, std::get<std::string>(spec.transitionNamed(*opt.transition))}};
   }
   std::vector<std::vector<size_t>> wanted(item.targets.size());
   size_t items = 0;
@@ -148,7 +150,7 @@ std::variant<std::vector<std::vector<size_t>>, Diagnostics> wantedTransitions(co
     if (opt.statesOnly) continue;
     for (size_t k = 0; k < spec.transitions.size(); ++k) {
       const TransitionSpec& tr = spec.transitions[k];
-      if (opt.transition && tr.name() != *opt.transition) continue;
+      if (opt.transition && std::find(chosen.begin(), chosen.end(), &tr) == chosen.end()) continue;
       if (item.filter && !item.filter(item.targets[ti], tr)) continue;
       wanted[ti].push_back(k);
     }

@@ -118,6 +118,7 @@ class SpecChecker {
     r.spec = spec_.name;
     r.specPath = spec_.path;
     r.transition = t.name();
+    r.from = t.from, r.to = t.to;
     r.where = t.where;
     r.target = site_.target();
     r.expect = t.expect;
@@ -365,14 +366,16 @@ std::variant<SpecResult, Diagnostics> checkSpec(const Spec& spec, const Target& 
   SpecChecker checker(spec, s, c, withContracts);
   r.spec = spec.name;
   r.specPath = spec.path;
-  bool wanted = !opt.transition;
-  for (const TransitionSpec& tr : spec.transitions)
-    if (opt.transition && tr.name() == *opt.transition) wanted = true;
-  if (!wanted) return Diagnostics{{{"<command line>", 0, 0}, "--transition: no transition '" + *opt.transition + "' in " + spec.path}};
+  std::vector<const TransitionSpec*> chosen;
+  if (opt.transition) {
+    chosen = spec.transitionsNamed(*opt.transition);
+    if (chosen.empty())
+      return Diagnostics{{{"<command line>", 0, 0}, std::get<std::string>(spec.transitionNamed(*opt.transition))}};
+  }
   for (const StateSpec& st : spec.states) r.states.push_back(checker.checkState(st));
   if (opt.statesOnly) return r;
   for (const TransitionSpec& tr : spec.transitions) {
-    if (opt.transition && tr.name() != *opt.transition) continue;
+    if (opt.transition && std::find(chosen.begin(), chosen.end(), &tr) == chosen.end()) continue;
     auto res = checker.checkTransition(tr);
     if (auto* e = std::get_if<Diagnostics>(&res)) return *e;
     r.transitions.push_back(std::get<TransitionResult>(res));

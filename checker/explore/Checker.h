@@ -22,7 +22,7 @@ namespace patchcheck {
 
 struct CheckOptions {
   Limits limits;  // --timeout per query, --max-steps per execution
-  std::optional<std::string> transition;  // "from->to": only this one
+  std::optional<std::string> transition;  // only these: Spec::transitionsNamed
   bool statesOnly = false;
   std::map<std::string, TrampolineContract> contracts;  // trampoline contracts by entry key, with their proofs
   bool inlineTrampolines = false;  // run trampoline code inside each pass instead of using contracts

@@ -266,17 +266,24 @@ class Search {
 std::variant<SynthResult, Diagnostics> synthesize(const SiteInstance& site, const std::string& transition,
                                                   const SynthOptions& opt) {
   const Spec& spec = site.spec();
-  size_t arrow = transition.find("->");
   SourceLocation cl{"<command line>", 0, 0};
-  if (arrow == std::string::npos) return Diagnostics{{cl, "--transition wants FROM->TO, got '" + transition + "'"}};
+  // A transition of the spec, by name: its when and allow; the steps are
+  // what we search. A FROM->TO the spec does not have is a new one.
+  std::vector<const TransitionSpec*> named = spec.transitionsNamed(transition);
+  if (named.size() > 1) return Diagnostics{{cl, std::get<std::string>(spec.transitionNamed(transition))}};
   TransitionSpec base;
-  base.from = transition.substr(0, arrow);
-  base.to = transition.substr(arrow + 2);
-  base.where = spec.functionWhere;
-  for (const std::string& s : {base.from, base.to})
-    if (!spec.state(s)) return Diagnostics{{cl, "no state '" + s + "' in " + spec.path}};
-  for (const TransitionSpec& t : spec.transitions)
-    if (t.name() == transition) base = t;  // its when and allow; the steps are what we search
+  if (named.size() == 1) {
+    base = *named.front();
+  } else {
+    size_t arrow = transition.find("->");
+    if (arrow == std::string::npos)
+      return Diagnostics{{cl, "--transition wants a transition's name or FROM->TO, got '" + transition + "'"}};
+    base.from = transition.substr(0, arrow);
+    base.to = transition.substr(arrow + 2);
+    base.where = spec.functionWhere;
+    for (const std::string& s : {base.from, base.to})
+      if (!spec.state(s)) return Diagnostics{{cl, "no state '" + s + "' in " + spec.path}};
+  }
   base.steps.clear();
   return Search(site, base, opt).run();
 }

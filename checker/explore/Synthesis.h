@@ -54,8 +54,9 @@ struct SynthResult {
   std::string undecidedWhy;
 };
 
-// `transition` is "A->B" over the spec's states; when the spec declares
-// that transition its `when` and `allow` apply, its steps do not.
+// `transition` is a transition's name or "A->B" over the spec's states;
+// when the spec declares that transition its `when` and `allow` apply, its
+// steps do not. An A->B several named transitions share is an error.
 std::variant<SynthResult, Diagnostics> synthesize(const SiteInstance&, const std::string& transition,
                                                   const SynthOptions&);
 

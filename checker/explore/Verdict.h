@@ -26,7 +26,8 @@ inline bool expectationMet(const std::optional<Expect>& expect, Verdict v) {
 struct TransitionResult {
   std::string spec;              // spec name
   std::string specPath;
-  std::string transition;        // "from->to"
+  std::string transition;        // its name: given, or "from->to"
+  std::string from, to;          // its states
   SourceLocation where;          // of the [[transition]]
   Target target;
   Verdict verdict = Verdict::Safe;

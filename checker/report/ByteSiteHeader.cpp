@@ -183,7 +183,7 @@ std::string byteSiteDeclarations(const json& t, const std::string& tp, unsigned 
   }
   for (const json& tr : t["transitions"]) {
     std::string to = tr["to"];
-    std::string name = tp + "_" + cIdentifier(tr["from"].get<std::string>()) + "_to_" + cIdentifier(to);
+    std::string name = tp + "_" + transitionCName(tr["name"].get<std::string>(), tr["from"].get<std::string>(), to);
     o << "\n/* " << tr["name"].get<std::string>() << " (" << tr["when"].get<std::string>() << "): " << stepsComment(tr)
       << "\n * " << verificationText(tr["verification"]) << " */\n"
       << "static const u32 " << name << "[" << tr["steps"].size() << "][3] PATCHCHECK_UNUSED = {\n";

@@ -196,8 +196,7 @@ std::string cHeader(const json& table, const std::string& jsonFileName) {
       o << "};\n";
     }
     for (const json& tr : t["transitions"]) {
-      std::string name = tp + "_" + cIdentifier(tr["from"].get<std::string>()) + "_to_" +
-                         cIdentifier(tr["to"].get<std::string>());
+      std::string name = tp + "_" + transitionCName(tr["name"].get<std::string>(), tr["from"].get<std::string>(), tr["to"].get<std::string>());
       std::string steps;
       for (const json& s : tr["steps"]) {
         std::string op = s["op"];

@@ -129,13 +129,6 @@ std::string verificationText(const nlohmann::json& v) {
   return s.str();
 }
 
-std::string cIdentifier(const std::string& s) {
-  std::string out;
-  for (char c : s) out += std::isalnum((unsigned char)c) ? char(std::tolower((unsigned char)c)) : '_';
-  if (out.empty() || std::isdigit((unsigned char)out[0])) out = "_" + out;
-  return out;
-}
-
 std::string tableStem(const std::string& specName) {
   std::string out;
   for (char c : specName) out += std::isalnum((unsigned char)c) || c == '-' || c == '_' ? c : '_';

@@ -46,6 +46,5 @@ std::string verificationText(const nlohmann::json& verification);
 
 // File name stem and C identifier prefix from the spec's name.
 std::string tableStem(const std::string& specName);
-std::string cIdentifier(const std::string& s);
 
 }  // namespace patchcheck

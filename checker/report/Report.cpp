@@ -87,9 +87,8 @@ void printSpecResult(std::ostream& o, const SpecResult& r, const Target& t, bool
   // With one transition chosen, only its two states are of interest.
   auto shown = [&r](const std::string& state) {
     if (r.transitions.size() != 1) return true;
-    const std::string& t = r.transitions.front().transition;
-    size_t arrow = t.find("->");
-    return t.substr(0, arrow) == state || t.substr(arrow + 2) == state;
+    const TransitionResult& t = r.transitions.front();
+    return t.from == state || t.to == state;
   };
   for (const TrampolineResult& k : r.trampolines) {
     std::string label = "trampoline " + k.entry;

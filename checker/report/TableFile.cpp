@@ -60,6 +60,10 @@ class Shape {
     }
   }
 
+  void require(bool ok, const std::string& pointer, std::string message) {
+    if (!ok) fail(pointer, std::move(message));
+  }
+
  private:
   const json* fail(const std::string& pointer, std::string message) {
     if (!error) error = ShapeError{pointer, std::move(message)};
@@ -92,8 +96,15 @@ std::optional<ShapeError> checkShape(const json& t) {
       s.array(state, st, state.contains("instructions") ? "instructions" : "words");  // a byte site: instructions
       s.string(state, st, "behaviour");
     });
+    std::vector<std::string> names;  // readers match a transition by its name: one each
     s.objects(target, at, "transitions", [&](const json& tr, const std::string& tt) {
       for (const char* key : {"name", "from", "to", "when"}) s.string(tr, tt, key);
+      if (s.error) return;
+      std::string name = tr["name"];
+      s.require(std::find(names.begin(), names.end(), name) == names.end(), tt + "/name",
+                "transition name \"" + name + "\" is in this target twice (a table made before transition "
+                "names: name the transitions in the spec and make the table again)");
+      names.push_back(name);
       s.objects(tr, tt, "steps", [&](const json& step, const std::string& sp) {
         const json* op = s.string(step, sp, "op");
         if (op && *op == "write") {

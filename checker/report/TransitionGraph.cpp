@@ -104,10 +104,9 @@ std::string writeLabel(const StepSpec& s, const Spec& spec) {
 std::variant<TransitionPicture, Diagnostics> transitionPicture(const SiteInstance& site, const std::string& name,
                                                                const CheckOptions& opt) {
   const Spec& spec = site.spec();
-  const TransitionSpec* t = nullptr;
-  for (const TransitionSpec& x : spec.transitions)
-    if (x.name() == name) t = &x;
-  if (!t) return Diagnostics{{{"<command line>", 0, 0}, "--transition: no transition '" + name + "' in " + spec.path}};
+  auto named = spec.transitionNamed(name);
+  if (auto* why = std::get_if<std::string>(&named)) return Diagnostics{{{"<command line>", 0, 0}, *why}};
+  const TransitionSpec* t = std::get<const TransitionSpec*>(named);
   TransitionPicture pic;
   pic.title = spec.name + " " + name + " [" + site.target().str() + "]: " + specSteps(*t);
   auto bp = transitionBreakpoints(site, *t);

@@ -105,7 +105,13 @@ struct StepSpec {
   std::string ownText(const Spec&) const;
   // A byte of a range after its first: the same spec step as the write before.
   bool continuesRange() const { return range && index != range->first; }
+  // The step's verb as the spec writes it, lower case: "write", "dmb", "sync_core".
+  std::string verb() const;
 };
+
+// Whether an ISA whose architected fetch model is `fetch` (none, "arm",
+// "x86") has the step verb: arm64's cache maintenance, x86's sync_core.
+bool stepVerbOf(std::string_view verb, std::optional<std::string_view> fetch);
 
 enum class When { Live, StopMachine, Boot };
 enum class FetchKind { Sc, Weak, Stale, Arm, X86 };
@@ -116,13 +122,24 @@ std::optional<FetchKind> fetchKindNamed(std::string_view);
 
 struct TransitionSpec {
   std::string from, to;
+  // `name = "..."`, needed where two transitions share `from` and `to`;
+  // empty: the name is derived, "from->to" (docs/spec-format.md).
+  std::string given;
+  SourceLocation nameWhere;
   When when = When::Live;
   std::vector<StepSpec> steps;
   std::optional<Expect> expect;
   std::optional<BehaviourSpec> allow;  // overrides behaviour(from) | behaviour(to)
   SourceLocation where;
-  std::string name() const { return from + "->" + to; }
+  // What every output calls it: the given name, else "from->to".
+  std::string name() const { return given.empty() ? from + "->" + to : given; }
 };
+
+// A C identifier for `s`: letters and digits in lower case, anything else '_'.
+std::string cIdentifier(const std::string& s);
+// A transition's C identifier in a table's header: "from_to_to" for a
+// derived name, the given name's otherwise.
+std::string transitionCName(const std::string& name, const std::string& from, const std::string& to);
 
 // CTR_EL0.DIC / IDC as herd7's catalogue folders name the three cases.
 enum class CacheType { Dic0Idc0, Dic0Idc1, Dic1Idc1 };
@@ -171,6 +188,10 @@ struct Spec {
   bool allowUnpredictable = false;    // [site] allow_unpredictable
   std::set<EffectKind> allowedEffects;  // [site] allow_effects (docs/semantics.md)
   SourceLocation functionWhere;       // [site] function (or the file start)
+  // Where the items that only some ISAs take stand, for the errors of a
+  // target other than the one the spec was read for (SpecTarget.h): [site]
+  // words or bytes, [model] fetch and int3_handler (line 0: not written).
+  SourceLocation unitsWhere, fetchWhere, breakpointWhere;
 
   std::vector<SymbolSpec> symbols;
   std::vector<RegionSpec> regions;    // spec-given; ISA defaults fill the rest
@@ -201,6 +222,12 @@ struct Spec {
       if (s.name == n) return &s;
     return nullptr;
   }
+  // The transitions `--transition X` means: the one named X; else, when X
+  // is FROM->TO, every transition from FROM to TO (named ones included).
+  std::vector<const TransitionSpec*> transitionsNamed(const std::string& x) const;
+  // The one transition X names, or why there is none (no such name, or a
+  // FROM->TO that several named transitions share).
+  std::variant<const TransitionSpec*, std::string> transitionNamed(const std::string& x) const;
   const SymbolSpec* symbol(const std::string& n) const {
     for (const auto& s : symbols)
       if (s.name == n) return &s;

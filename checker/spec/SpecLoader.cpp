@@ -16,6 +16,7 @@
 #include "checker/spec/Spec.h"
 #include "checker/spec/SpecTarget.h"
 #include "checker/spec/SpecTree.h"
+#include "checker/spec/TransitionNames.h"
 #include "encoder/Hex.h"
 #include "encoder/IsaRegistry.h"
 
@@ -177,12 +178,24 @@ const std::map<std::string, std::vector<std::string>> kStepOptions{
 // The step verbs of an ISA by its architected fetch model: arm64's cache
 // maintenance; x86's text_poke_sync (an IPI that serialises every CPU),
 // where `sync` and `flush` order nothing a fetch sees.
-bool stepVerbOf(const std::string& verb, std::optional<std::string_view> fetch) {
+}  // namespace
+
+bool stepVerbOf(std::string_view verb, std::optional<std::string_view> fetch) {
   if (verb == "write" || verb == "wait") return true;
   if (fetch == std::optional<std::string_view>("x86")) return verb == "sync_core";
   if (verb == "sync" || verb == "flush") return true;
   return fetch == std::optional<std::string_view>("arm") && verb != "sync_core";
 }
+
+std::string StepSpec::verb() const {
+  size_t from = text.find_first_not_of(" \t"), to = from;
+  while (to < text.size() && (std::isalpha((unsigned char)text[to]) || text[to] == '_')) ++to;
+  std::string w = from == std::string::npos ? "" : text.substr(from, to - from);
+  for (char& ch : w) ch = char(std::tolower((unsigned char)ch));
+  return w;
+}
+
+namespace {
 
 class SpecLoader {
  public:
@@ -445,6 +458,7 @@ class SpecLoader {
       error(at(*n), spec_.byteUnits ? "an " + isa + " site is a byte range: [site] bytes = N, not words"
                                     : "[site] bytes is for byte-patched ISAs (x86); " + isa + " sites count words");
     if (const toml::node* n = t.get(count)) {
+      spec_.unitsWhere = at(*n);
       if (auto w = integer(*n, count)) {
         if (*w < 1 || *w > 4096) error(at(*n), std::string(count) + " must be between 1 and 4096, not " + std::to_string(*w));
         else spec_.words = unsigned(*w);
@@ -680,6 +694,7 @@ class SpecLoader {
     ModelSpec& m = spec_.model;
     if (const toml::node* n = t.get("fetch"))
       if (auto f = choice(*n, "fetch model", kFetchKinds)) {
+        spec_.fetchWhere = at(*n);
         // An architecture that defines how instruction fetch sees changes
         // (arm64) is proven in that model only: another would claim
         // coherence the hardware does not give.
@@ -708,6 +723,7 @@ class SpecLoader {
     if (const toml::node* n = t.get("delay_slot_interrupts"))
       m.delaySlotInterrupts = boolean(*n, "delay_slot_interrupts").value_or(true);
     if (const toml::node* n = t.get("int3_handler")) {
+      spec_.breakpointWhere = at(*n);
       if (spec_.target.isa->patchBreakpoint() != std::optional<std::string_view>("int3"))
         error(at(*n), "int3_handler applies to x86 sites (text_poke_bp's breakpoint), not " +
                           std::string(spec_.target.isa->family()));
@@ -725,6 +741,7 @@ class SpecLoader {
       return;
     }
     for (const toml::node& e : *a) loadTransition(*e.as_table());
+    for (Diagnostic& d : checkTransitionNames(spec_)) errors_.push_back(std::move(d));
   }
 
   void stateRef(const toml::table& t, const char* key, std::string& out) {
@@ -740,11 +757,18 @@ class SpecLoader {
   }
 
   void loadTransition(const toml::table& t) {
-    onlyKeys(t, {"from", "to", "when", "steps", "expect", "allow"}, "in [[transition]]");
+    onlyKeys(t, {"name", "from", "to", "when", "steps", "expect", "allow"}, "in [[transition]]");
     TransitionSpec tr;
     tr.where = at(t);
     stateRef(t, "from", tr.from);
     stateRef(t, "to", tr.to);
+    if (const toml::node* n = t.get("name"))
+      if (auto name = string(*n, "name")) {
+        if (isTransitionName(*name)) tr.given = *name, tr.nameWhere = at(*n);
+        else
+          error(at(*n), "transition name '" + *name + "' must be a letter or '_', then letters, digits or '_' (at most " +
+                            std::to_string(kMaxTransitionName) + " characters)");
+      }
     if (const toml::node* n = t.get("when"))
       if (auto w = choice(*n, "'when'", kWhens)) tr.when = *w;
     if (const toml::node* n = t.get("expect"))

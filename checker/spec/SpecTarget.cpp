@@ -86,6 +86,51 @@ void checkBehaviour(const BehaviourSpec& b, const Target& t, Diagnostics& errors
     }
 }
 
+// What the loader decided by the spec's own ISA: words or bytes, the fetch
+// model, the step verbs, the breakpoint handler. Another target (a matrix
+// entry, the command line's --isa) must take the same, or the proof would
+// run a spec it was never read as.
+Diagnostics checkFits(const Spec& spec, const Target& t) {
+  Diagnostics errors;
+  std::string family(t.isa->family());
+  SourceLocation top{spec.path, 1, 1};
+  auto here = [&](const SourceLocation& at) { return at.line ? at : top; };
+  bool bytes = t.isa->patchUnitBytes(t) == 1;
+  std::string written(spec.target.variantName());
+  if (bytes != spec.byteUnits)
+    errors.push_back({here(spec.unitsWhere), spec.byteUnits ? "[site] bytes counts bytes, but " + family +
+                                                                  " sites count instruction words ([site] words = N); "
+                                                                  "this spec is written for " + written
+                                                            : "[site] words counts instruction words, but " + family +
+                                                                  " sites are byte ranges ([site] bytes = N); this "
+                                                                  "spec is written for " + written});
+  auto own = t.isa->architectedFetch();
+  std::string fetch(name(spec.model.fetch));
+  if (own && fetch != *own)
+    errors.push_back({here(spec.fetchWhere), "fetch = \"" + fetch + "\"" +
+                                                 (spec.fetchWhere.line ? "" : " (the spec's default)") + ", but " +
+                                                 family + " instruction fetch follows its architecture's model, fetch = \"" +
+                                                 std::string(*own) + "\""});
+  else if (!own && (spec.model.fetch == FetchKind::Arm || spec.model.fetch == FetchKind::X86))
+    errors.push_back({here(spec.fetchWhere), "fetch = \"" + fetch + "\"" +
+                                                 (spec.fetchWhere.line ? "" : " (the spec's default)") + " is the " +
+                                                 (spec.model.fetch == FetchKind::Arm ? "AArch64" : "x86") + " model; " +
+                                                 family + " uses sc, weak or stale"});
+  if (spec.breakpointWhere.line && t.isa->patchBreakpoint() != std::optional<std::string_view>("int3"))
+    errors.push_back({spec.breakpointWhere, "int3_handler applies to x86 sites (text_poke_bp's breakpoint), not " + family});
+  for (const TransitionSpec& tr : spec.transitions)
+    for (const StepSpec& step : tr.steps) {
+      if (step.continuesRange()) continue;
+      std::string verb = step.verb();
+      if (stepVerbOf(verb, own)) continue;
+      errors.push_back({step.where, own == std::optional<std::string_view>("x86")
+                                        ? "'" + verb + "' orders nothing an x86 fetch sees (only serialisation does)"
+                                    : verb == "sync_core" ? "'sync_core' is an x86 step, not " + family
+                                                          : "'" + verb + "' is an arm64 step, not " + family});
+    }
+  return errors;
+}
+
 }  // namespace
 
 std::vector<Target> specTargets(const Spec& spec) {
@@ -165,6 +210,8 @@ Diagnostics checkSpecForTarget(const Spec& spec, const Target& t) {
     errors.push_back({{spec.path, 1, 1}, *problem});
     return errors;
   }
+  errors = checkFits(spec, t);
+  if (!errors.empty()) return errors;  // its words would fail to assemble in the same way
   // addressFor only fails on 32-bit targets.
   std::string isa(t.variantName());
   // On a 64-bit target 0x80000000..0xffffffff is user space (XUSEG), never

@@ -3,7 +3,8 @@
 // with, the words of each state, and the checks that depend on the target
 // (register names per ABI, 32-bit addresses, encodings per ISA). parseSpec
 // runs these checks for the spec's default target and every matrix entry;
-// a target chosen on the command line needs checkSpecForTarget again.
+// a target chosen on the command line goes through checkSpecForTarget too
+// (TargetOptions::forSpec).
 #include <variant>
 #include <vector>
 
@@ -37,7 +38,10 @@ std::variant<Program, Diagnostics> assembleState(const Spec&, const StateSpec&,
 std::variant<Unit, Diagnostics> assembleWord(const Spec&, const WordSpec&,
                                                             unsigned index, const Target&);
 
-// Every error that depends on the target.
+// Every error that depends on the target, the first of them what the
+// loader decided by the spec's own ISA (words or bytes, fetch model, step
+// verbs, int3_handler): the one validation of [target], a matrix entry and
+// the command line's --isa/--abi alike.
 Diagnostics checkSpecForTarget(const Spec&, const Target&);
 
 }  // namespace patchcheck

@@ -369,7 +369,7 @@ TEST_CASE("an 8-byte data unit before F on arm64, both data byte orders", "[chec
 }
 
 namespace {
-// The verdicts of a spec's transitions in file order (several share a name).
+// The verdicts of a spec's transitions in file order (several share from and to).
 std::vector<Verdict> verdicts(const SpecResult& r) {
   std::vector<Verdict> out;
   for (const TransitionResult& t : r.transitions) out.push_back(t.verdict);

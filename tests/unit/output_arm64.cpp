@@ -174,7 +174,7 @@ TEST_CASE("synth finds arm64 orders, a data unit's write included", "[output_arm
   CHECK(r.out.find("[arm64/lp64/little] off->adrp (fetch arm)") != std::string::npos);
   // Under stop_machine with no preemption one flush is enough.
   CHECK(r.out.find("safe order: write 1, write 2, write 3, flush  (4 steps, 1 barrier)") != std::string::npos);
-  r = sh(cli("synth " + std::string(PATCHCHECK_TEST_DATA) + "/specs/model/data-literal-arm64.toml --transition 'a->b'"),
+  r = sh(cli("synth " + std::string(PATCHCHECK_TEST_DATA) + "/specs/model/data-literal-arm64.toml --transition store"),
          true);
   INFO(r.out);
   CHECK(r.status == 0);

@@ -142,6 +142,46 @@ TEST_CASE("gate with a baseline checks only the transitions that changed", "[out
   CHECK(why.find("steps changed") != std::string::npos);
 }
 
+TEST_CASE("gate with a baseline matches transitions between the same states by name", "[output_gate]") {
+  TempDir dir;
+  const std::string spec = std::string(PATCHCHECK_TEST_DATA) + "/specs/tables/x86-same-states.toml";
+  writeFile(dir.file("spec.toml"), readFile(spec));
+  REQUIRE(sh("cd " + dir.path() + " && " + cli("table spec.toml -o certified")).status == 0);
+  // Unchanged: each nop->call is compared with its own certified entry.
+  Ran same = sh("cd " + dir.path() + " && " + cli("gate --format json --baseline certified spec.toml"));
+  CHECK(same.status == 0);
+  json j = json::parse(same.out);
+  CHECK(j["gate"]["skipped"].size() == 3);
+  CHECK(j["gate"]["checked_because"].empty());
+  // The boot-time one changed (a range written as two): only it is checked.
+  std::string text = readFile(dir.file("spec.toml"));
+  std::string from = "steps = [\"write 0..4\"]";
+  size_t at = text.find(from);
+  REQUIRE(at != std::string::npos);
+  text.replace(at, from.size(), "steps = [\"write 0..1\", \"write 2..4\"]");
+  writeFile(dir.file("spec.toml"), text);
+  Ran changed = sh("cd " + dir.path() + " && " + cli("gate --format json --baseline certified spec.toml"));
+  CHECK(changed.status == 0);
+  json k = json::parse(changed.out);
+  REQUIRE(k["results"][0]["transitions"].size() == 1);
+  CHECK(k["results"][0]["transitions"][0]["transition"] == "at_boot");
+  CHECK(k["gate"]["skipped"].size() == 2);
+  CHECK(k["gate"]["skipped"].contains("tables-x86-same-states x86_64/sysv/little text_poke_bp"));
+}
+
+TEST_CASE("gate JUnit names each transition once when two share from and to", "[output_gate]") {
+  const std::string spec = std::string(PATCHCHECK_TEST_DATA) + "/specs/tables/x86-same-states.toml";
+  Ran r = sh(cli("gate --format junit " + spec));
+  CHECK(r.status == 0);
+  xmlDoc* doc = xmlReadMemory(r.out.data(), int(r.out.size()), "junit.xml", nullptr, XML_PARSE_NONET);
+  REQUIRE(doc);
+  std::multiset<std::string> names;
+  for (xmlNode* suite : children(xmlDocGetRootElement(doc), "testsuite"))
+    for (xmlNode* c : children(suite, "testcase")) names.insert(attr(c, "name"));
+  xmlFreeDoc(doc);
+  CHECK(names == std::multiset<std::string>{"state nop", "state call", "at_boot", "text_poke_bp", "call->nop"});
+}
+
 TEST_CASE("the pre-commit hook refuses an unsafe spec in a sample repository", "[output_gate]") {
   TempDir dir;
   std::string git = "cd " + dir.path() + " && git -c user.name=t -c user.email=t@example.invalid ";

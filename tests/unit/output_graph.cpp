@@ -64,3 +64,25 @@ TEST_CASE("graph --counterexample draws a timeline, as PNG too", "[output_graph]
             .status == 2);  // a usage error, not a verdict
   CHECK(sh(cli("graph " + kSafe + " --transition 'disabled->noregs' -o " + dir.file("x.txt"))).status == 2);
 }
+
+TEST_CASE("graph --transition picks a transition by its name; a FROM->TO two share is refused",
+          "[output_graph]") {
+  const std::string spec = std::string(PATCHCHECK_TEST_DATA) + "/specs/tables/x86-same-states.toml";
+  TempDir dir;
+  // The two nop->call transitions: a boot-time memcpy and text_poke_bp.
+  Ran bp = sh(cli("graph " + spec + " --transition text_poke_bp -o " + dir.file("bp.dot")), true);
+  INFO(bp.out);
+  REQUIRE(bp.status == 0);
+  std::string dot = readFile(dir.file("bp.dot"));
+  CHECK(dot.find("text_poke_bp") != std::string::npos);
+  CHECK(dot.find("sync_core") != std::string::npos);
+  Ran boot = sh(cli("graph " + spec + " --transition at_boot -o " + dir.file("boot.dot")), true);
+  INFO(boot.out);
+  REQUIRE(boot.status == 0);
+  std::string bootDot = readFile(dir.file("boot.dot"));
+  CHECK(bootDot.find("at_boot") != std::string::npos);
+  CHECK(bootDot.find("sync_core") == std::string::npos);
+  Ran both = sh(cli("graph " + spec + " --transition 'nop->call' -o " + dir.file("both.dot")), true);
+  CHECK(both.status == 2);
+  CHECK(both.out.find("name one: at_boot, text_poke_bp") != std::string::npos);
+}

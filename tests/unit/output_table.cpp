@@ -284,3 +284,44 @@ int main(void)
                      "step 0b000000 1 00\nstep 0d000000 0 00\n";
   CHECK(cc.out == want);
 }
+
+TEST_CASE("two transitions between the same states: an array each in a header that compiles; a table that "
+          "repeats a name is refused",
+          "[output_table]") {
+  TempDir dir;
+  writeFile(dir.file("spec.toml"), readFile(std::string(PATCHCHECK_TEST_DATA) + "/specs/tables/x86-same-states.toml"));
+  Ran r = sh("cd " + dir.path() + " && " + cli("table spec.toml -o out"), true);
+  INFO(r.out);
+  REQUIRE(r.status == 0);
+  json t = json::parse(readFile(dir.file("out/tables-x86-same-states.json")));
+  const json& trs = t["targets"][0]["transitions"];
+  REQUIRE(trs.size() == 3);
+  CHECK(trs[0]["name"] == "at_boot");
+  CHECK(trs[1]["name"] == "text_poke_bp");
+  CHECK(trs[2]["name"] == "call->nop");  // derived: as before names
+  // Each transition its own array (a derived name keeps PREFIX_FROM_to_TO), used so -Werror sees them.
+  writeFile(dir.file("t.c"), R"(#include <stdio.h>
+#include "out/tables-x86-same-states.h"
+int main(void)
+{
+	printf("%u %u %u\n", (unsigned)(sizeof(tables_x86_same_states_x86_64_sysv_le_at_boot) / 12),
+	       (unsigned)(sizeof(tables_x86_same_states_x86_64_sysv_le_text_poke_bp) / 12),
+	       (unsigned)(sizeof(tables_x86_same_states_x86_64_sysv_le_call_to_nop) / 12));
+	return 0;
+}
+)");
+  Ran cc = sh("cd " + dir.path() + " && gcc -std=gnu11 -Wall -Wextra -Werror t.c -o t 2>&1 && ./t", true);
+  INFO(cc.out);
+  REQUIRE(cc.status == 0);
+  CHECK(cc.out == "1 6 6\n");  // boot: write 0..4, one row; text_poke_bp: six
+  CHECK(sh("cd " + dir.path() + " && " + cli("verify-table out/tables-x86-same-states.json"), true).status == 0);
+  // A table that names two transitions alike (as tables did before names)
+  // cannot be matched by name: verify-table and gate refuse it.
+  json dup = t;
+  dup["targets"][0]["transitions"][1]["name"] = "at_boot";
+  writeFile(dir.file("dup.json"), dup.dump(2) + "\n");
+  Ran v = sh("cd " + dir.path() + " && " + cli("verify-table dup.json --spec spec.toml"), true);
+  INFO(v.out);
+  CHECK(v.status == 2);
+  CHECK(v.out.find("transition name \"at_boot\" is in this target twice") != std::string::npos);
+}
