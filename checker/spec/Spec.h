@@ -108,6 +108,11 @@ struct StepSpec {
 };
 
 enum class When { Live, StopMachine, Boot };
+// What a transition promises once its steps are done (docs/model.md
+// "Publication"): every CPU eventually fetches `to`; or, Synchronised,
+// every CPU has also passed a context synchronisation after that, before
+// the sequence returns (an IPI, kick_all_cpus_sync).
+enum class Publish { Eventually, Synchronised };
 enum class FetchKind { Sc, Weak, Stale, Arm, X86 };
 // The name a spec's [model] fetch gives it ("sc", "weak", "stale", "arm",
 // "x86"), and back.
@@ -117,6 +122,7 @@ std::optional<FetchKind> fetchKindNamed(std::string_view);
 struct TransitionSpec {
   std::string from, to;
   When when = When::Live;
+  Publish publish = Publish::Eventually;
   std::vector<StepSpec> steps;
   std::optional<Expect> expect;
   std::optional<BehaviourSpec> allow;  // overrides behaviour(from) | behaviour(to)

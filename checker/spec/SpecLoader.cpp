@@ -159,6 +159,7 @@ const NameTable<CacheType> kCacheTypes{
 const NameTable<bool> kPreemption{{"full", true}, {"none", false}};            // ModelSpec::preemption
 const NameTable<bool> kUnpredictable{{"fault", false}, {"hardware", true}};    // ModelSpec::unpredictableAsHardware
 const NameTable<When> kWhens{{"live", When::Live}, {"stop_machine", When::StopMachine}, {"boot", When::Boot}};
+const NameTable<Publish> kPublish{{"eventually", Publish::Eventually}, {"synchronised", Publish::Synchronised}};
 const NameTable<StepSpec::Kind> kSteps{{"write", StepSpec::Kind::Write},
                                        {"sync", StepSpec::Kind::Sync},
                                        {"flush", StepSpec::Kind::Flush},
@@ -710,13 +711,15 @@ class SpecLoader {
   }
 
   void loadTransition(const toml::table& t) {
-    onlyKeys(t, {"from", "to", "when", "steps", "expect", "allow"}, "in [[transition]]");
+    onlyKeys(t, {"from", "to", "when", "publish", "steps", "expect", "allow"}, "in [[transition]]");
     TransitionSpec tr;
     tr.where = at(t);
     stateRef(t, "from", tr.from);
     stateRef(t, "to", tr.to);
     if (const toml::node* n = t.get("when"))
       if (auto w = choice(*n, "'when'", kWhens)) tr.when = *w;
+    if (const toml::node* n = t.get("publish"))
+      if (auto p = choice(*n, "'publish'", kPublish)) tr.publish = *p;
     if (const toml::node* n = t.get("expect"))
       if (auto e = choice(*n, "'expect'", kExpects)) tr.expect = *e;
     if (const toml::node* n = t.get("allow")) tr.allow = behaviour(*n, "allow");
