@@ -47,7 +47,7 @@ void print(const SynthResult& r, const Spec& spec, const Target& t, double secon
   std::cout << spec.path << " [" << t.str() << "] " << r.transition << " (fetch " << name(spec.model.fetch)
             << ")\n";
   for (const SafeOrder& o : r.orders) {
-    std::cout << "  safe order: " << stepsText(o.steps) << "  (" << o.steps.size() << " steps, " << o.barriers
+    std::cout << "  safe order: " << stepsText(o.steps) << "  (" << o.steps.size() << (o.steps.size() == 1 ? " step, " : " steps, ") << o.barriers
               << (o.barriers == 1 ? " barrier" : " barriers") << ")\n";
     std::cout << "    proof: " << name(o.proof.verdict) << ", " << countsLine(o.proof.counts) << "\n";
   }

@@ -176,6 +176,15 @@ class SpecChecker {
         return r;
       }
     r.counts.intermediateStates = intermediateStates(tl, versions);
+    // The steps must publish `to` (docs/model.md "Publication"): a
+    // finding of the writer's steps alone, no pass needed.
+    if (!opt_.prefix)
+      if (auto cx = unpublished(t, tl, versions, names, r.culprit)) {
+        r.verdict = Verdict::Unsafe;
+        r.counterexample = std::move(cx);
+        r.counts.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        return r;
+      }
     BehaviourSpec allowed = t.allow ? *t.allow : unionOf(spec_.behaviour.at(t.from), spec_.behaviour.at(t.to));
     r.notes = callNotes(allowed, opt_);
     if (t.when == When::Boot) {
@@ -285,6 +294,49 @@ class SpecChecker {
     }
     for (unsigned i = 0; i < spec_.siteUnits(); ++i) ps.versionNames[i] = {"state"};
     return ps;
+  }
+
+  // Publication: once the steps are done, does every CPU eventually fetch
+  // each fetched unit's final version under the spec's fetch model (and,
+  // with publish = "synchronised", pass a context synchronisation after
+  // that)? Data units before F are read by loads, which see stores without
+  // instruction-cache maintenance: they need nothing here. A counterexample
+  // naming the first unit that is not published and the step missing, or
+  // nullopt.
+  std::optional<Counterexample> unpublished(const TransitionSpec& t, const Timeline& tl,
+                                            const std::vector<std::vector<WordImage>>& versions,
+                                            const std::vector<std::vector<std::string>>& names,
+                                            std::optional<SourceLocation>& culprit) const {
+    FetchModel fm(tl, spec_.model, t.when);
+    std::vector<unsigned> fetched = tl.writtenUnits(spec_.entryUnit());
+    if (fm.publishes(fetched, t.publish)) return std::nullopt;
+    unsigned from = fm.publishedFrom(fetched);
+    Counterexample cx;
+    cx.replayNote = "no pass to replay: the writer's steps alone leave it, under the fetch model (docs/model.md "
+                    "\"Publication\")";
+    if (from > tl.stepCount) {
+      for (unsigned i : fetched) {
+        unsigned v = fm.settledVersion(i, tl.stepCount);
+        if (v + 1 == tl.versions(i)) continue;
+        const StepSpec& last = t.steps[tl.writes[tl.byWord[i].back()].step];
+        std::string index = std::to_string(spec_.writeIndex(i));
+        std::string as = names[i][v].rfind("interim", 0) == 0 ? names[i][v] + " version"
+                                                                : names[i][v] + " version '" + versions[i][v].source + "'";
+        cx.rule = "not published: " + spec_.unitName(i) + " may still be fetched as its " + as +
+                  " after the last step: no " + fm.publishingSteps(index) + " after `" +
+                  last.ownText(spec_) + "`";
+        culprit = last.where;
+        return cx;
+      }
+    }
+    if (t.publish == Publish::Synchronised && !fm.synchronisedFrom(from)) {
+      std::string when = from == 0 ? "the start" : "`" + t.steps[from - 1].text + "` (step " + std::to_string(from) + ")";
+      cx.rule = "not synchronised (publish = \"synchronised\"): no CPU is made to context-synchronise after the new "
+                "code is published at " + when + ": no " + fm.synchronisingSteps() + " after it";
+      culprit = t.steps.empty() ? t.where : t.steps.back().where;
+      return cx;
+    }
+    return std::nullopt;
   }
 
   // A SAFE verdict must not hold vacuously: each intermediate state (the

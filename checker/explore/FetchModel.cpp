@@ -214,6 +214,68 @@ std::optional<Observer> FetchModel::interrupt(const Observer& o) const {
   return std::nullopt;
 }
 
+unsigned FetchModel::settledVersion(unsigned word, unsigned p) const {
+  if (word >= tl_.byWord.size()) return 0;
+  auto newestOf = [&](unsigned writes) {
+    unsigned v = 0;
+    for (unsigned k = 0; k < writes; ++k)
+      if (tl_.writes[k].word == word) v = tl_.writes[k].version;
+    return v;
+  };
+  switch (model_.fetch) {
+    case FetchKind::Sc: return tl_.versionAt(word, p);
+    case FetchKind::Weak: case FetchKind::Stale: return newestOf(tl_.flushedWrites(p));
+    case FetchKind::Arm:
+      // DIC = 1: fetches read what memory holds, so a write is published
+      // once a dsb (or flush) completed it; DIC = 0: the floor.
+      if (model_.cacheType == CacheType::Dic1Idc1) return newestOf(tl_.completedWrites(p));
+      return floors_[p][word];
+    case FetchKind::X86: return floors_[p][word];
+  }
+  return 0;
+}
+
+unsigned FetchModel::publishedFrom(const std::vector<unsigned>& words) const {
+  auto published = [&](unsigned p) {
+    for (unsigned w : words)
+      if (w < tl_.byWord.size() && settledVersion(w, p) + 1 != tl_.versions(w)) return false;
+    return true;
+  };
+  if (!published(tl_.stepCount)) return tl_.stepCount + 1;
+  unsigned p = tl_.stepCount;
+  while (p > 0 && published(p - 1)) --p;
+  return p;
+}
+
+bool FetchModel::synchronisedFrom(unsigned p) const {
+  // A step s happens between times s and s + 1; it synchronises from p on
+  // when s + 1 >= p (a flush's IPIs follow its own maintenance).
+  for (unsigned s : tl_.flushSteps)
+    if (s + 1 >= p) return true;
+  for (const Maintenance& m : tl_.maintenance)
+    if (m.kind == StepSpec::Kind::Ipi && m.step + 1 >= p) return true;
+  return false;
+}
+
+std::string FetchModel::publishingSteps(const std::string& i) const {
+  switch (model_.fetch) {
+    case FetchKind::Sc: return "`write " + i + "`";  // the write itself
+    case FetchKind::Weak: case FetchKind::Stale: return "`flush`";
+    case FetchKind::Arm:
+      if (model_.cacheType == CacheType::Dic1Idc1) return "`dsb ish` (or `flush`)";
+      if (model_.cacheType == CacheType::Dic0Idc1) return "`dsb ish`, `ic ivau " + i + "`, `dsb ish` (or `flush`)";
+      return "`dc cvau " + i + "`, `dsb ish`, `ic ivau " + i + "`, `dsb ish` (or `flush`)";
+    case FetchKind::X86: return "`sync_core`";
+  }
+  return "`flush`";
+}
+
+std::string FetchModel::synchronisingSteps() const {
+  if (x86()) return "`sync_core`";
+  if (arm()) return "`ipi` (kick_all_cpus_sync) or `flush`";
+  return "`flush`";
+}
+
 unsigned FetchModel::landed(const Observer& o) const {
   return unsigned(std::count(o.visible.begin(), o.visible.end(), true));
 }

@@ -42,6 +42,33 @@ class FetchModel {
   bool fetchableAfterSteps(unsigned word, unsigned version) const {
     return stillFetchable(atTime(tl_.stepCount, tl_.stepCount), word, version);
   }
+  // Publication (docs/model.md "Publication"): once the steps are done,
+  // every CPU must from some point on fetch each written word's final
+  // version, with nothing left to happen but time. The oldest version of
+  // `word` a fetch may still return once p steps have happened, for ever
+  // after: sc, every write done; MIPS weak and stale, only what a flush
+  // forced (instruction fetch is not coherent with stores); Arm DIC = 0,
+  // the floor the maintenance left; Arm DIC = 1, what a dsb completed;
+  // x86, what a sync_core serialised.
+  unsigned settledVersion(unsigned word, unsigned p) const;
+  // The first time from which every word in `words` that the steps write
+  // is settled at its final version (stepCount + 1: never).
+  unsigned publishedFrom(const std::vector<unsigned>& words) const;
+  // Does a step at or after time p make every CPU context-synchronise
+  // (flush_icache_range's IPIs, arm64's `ipi`, x86's sync_core)? What
+  // publish = "synchronised" asks for, from the time of publication.
+  bool synchronisedFrom(unsigned p) const;
+  // Do the steps publish every word in `words` as `publish` asks? The one
+  // rule `check` and `synth` both apply.
+  bool publishes(const std::vector<unsigned>& words, Publish publish) const {
+    unsigned from = publishedFrom(words);
+    return from <= tl_.stepCount && (publish == Publish::Eventually || synchronisedFrom(from));
+  }
+  // The steps the model needs after a unit's last write to publish it, as
+  // a spec spells them (in backquotes), with `index` as the write's index.
+  std::string publishingSteps(const std::string& index) const;
+  // The steps that make every CPU context-synchronise, as spelled here.
+  std::string synchronisingSteps() const;
   // The greatest observer below both: every write visible to both, the
   // earlier time, the later limit. Every constraint being monotone, it
   // allows every future either allows (and more): merged executions

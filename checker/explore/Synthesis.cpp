@@ -4,6 +4,9 @@
 #include <queue>
 #include <tuple>
 
+#include "checker/explore/FetchModel.h"
+#include "checker/explore/Timeline.h"
+
 namespace patchcheck {
 
 std::string stepsText(const std::vector<StepSpec>& steps) {
@@ -184,16 +187,31 @@ class Search {
     n.seq = seq_++;
     Entry e;
     unsigned rest = remaining(n);
-    if (rest == 0 && !n.complete) {  // every word in place: close with the final flush
-      n.steps.push_back(barrier(StepSpec::Kind::Flush, base_.where, spec_.model.fetch));
-      n.barriers++;
-      n.weight += kFlushWeight;
+    if (rest == 0 && !n.complete) {
+      // Every word in place: the order must also publish `to` as the
+      // check asks (the fetch model's rule); when it does not yet, close
+      // it with a flush (x86: sync_core), which publishes and
+      // synchronises under every model.
+      if (!published(n.steps)) {
+        n.steps.push_back(barrier(StepSpec::Kind::Flush, base_.where, spec_.model.fetch));
+        n.barriers++;
+        n.weight += kFlushWeight;
+      }
       n.complete = true;
     }
     e.f = unsigned(n.steps.size()) + rest + (n.complete ? 0 : 1);
     e.fw = n.weight + (n.complete ? 0 : kFlushWeight);
     e.node = std::move(n);
     open_.push(std::move(e));
+  }
+
+  // Does this order publish `to` as the transition asks (docs/model.md
+  // "Publication"), by the same rule checkTransition applies?
+  bool published(const std::vector<StepSpec>& steps) const {
+    TransitionSpec t = base_;
+    t.steps = steps;
+    Timeline tl = Timeline::of(t, site_.regionUnits());
+    return FetchModel(tl, spec_.model, base_.when).publishes(tl.writtenUnits(spec_.entryUnit()), base_.publish);
   }
 
   StepSpec write(unsigned i, const WordSpec* interim) const {

@@ -29,7 +29,7 @@ struct SynthOptions {
 };
 
 struct SafeOrder {
-  std::vector<StepSpec> steps;  // ends with the final flush
+  std::vector<StepSpec> steps;  // ends with the final flush when publication needs it
   unsigned barriers = 0;        // sync/flush/wait steps, the final flush included
   TransitionResult proof;
 };

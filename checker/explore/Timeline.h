@@ -39,6 +39,14 @@ struct Timeline {
   // Index into `writes` of the write creating `version` of `word`.
   unsigned writeOf(unsigned word, unsigned version) const { return byWord[word][version - 1]; }
   unsigned versions(unsigned word) const { return unsigned(byWord[word].size()) + 1; }
+  // The units at or after `first` that some write changes, in order (the
+  // fetched ones, when `first` is F's entry unit).
+  std::vector<unsigned> writtenUnits(unsigned first) const {
+    std::vector<unsigned> out;
+    for (unsigned i = first; i < byWord.size(); ++i)
+      if (!byWord[i].empty()) out.push_back(i);
+    return out;
+  }
   // The version of `word` after the first p steps.
   unsigned versionAt(unsigned word, unsigned p) const;
   // The first wait step at or after p (stepCount if none).

@@ -114,6 +114,11 @@ struct StepSpec {
 bool stepVerbOf(std::string_view verb, std::optional<std::string_view> fetch);
 
 enum class When { Live, StopMachine, Boot };
+// What a transition promises once its steps are done (docs/model.md
+// "Publication"): every CPU eventually fetches `to`; or, Synchronised,
+// every CPU has also passed a context synchronisation after that, before
+// the sequence returns (an IPI, kick_all_cpus_sync).
+enum class Publish { Eventually, Synchronised };
 enum class FetchKind { Sc, Weak, Stale, Arm, X86 };
 // The name a spec's [model] fetch gives it ("sc", "weak", "stale", "arm",
 // "x86"), and back.
@@ -127,6 +132,7 @@ struct TransitionSpec {
   std::string given;
   SourceLocation nameWhere;
   When when = When::Live;
+  Publish publish = Publish::Eventually;
   std::vector<StepSpec> steps;
   std::optional<Expect> expect;
   std::optional<BehaviourSpec> allow;  // overrides behaviour(from) | behaviour(to)

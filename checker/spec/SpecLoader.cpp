@@ -160,6 +160,7 @@ const NameTable<CacheType> kCacheTypes{
 const NameTable<bool> kPreemption{{"full", true}, {"none", false}};            // ModelSpec::preemption
 const NameTable<bool> kUnpredictable{{"fault", false}, {"hardware", true}};    // ModelSpec::unpredictableAsHardware
 const NameTable<When> kWhens{{"live", When::Live}, {"stop_machine", When::StopMachine}, {"boot", When::Boot}};
+const NameTable<Publish> kPublish{{"eventually", Publish::Eventually}, {"synchronised", Publish::Synchronised}};
 const NameTable<StepSpec::Kind> kSteps{{"write", StepSpec::Kind::Write},
                                        {"sync", StepSpec::Kind::Sync},
                                        {"flush", StepSpec::Kind::Flush},
@@ -757,7 +758,7 @@ class SpecLoader {
   }
 
   void loadTransition(const toml::table& t) {
-    onlyKeys(t, {"name", "from", "to", "when", "steps", "expect", "allow"}, "in [[transition]]");
+    onlyKeys(t, {"name", "from", "to", "when", "publish", "steps", "expect", "allow"}, "in [[transition]]");
     TransitionSpec tr;
     tr.where = at(t);
     stateRef(t, "from", tr.from);
@@ -771,6 +772,8 @@ class SpecLoader {
       }
     if (const toml::node* n = t.get("when"))
       if (auto w = choice(*n, "'when'", kWhens)) tr.when = *w;
+    if (const toml::node* n = t.get("publish"))
+      if (auto p = choice(*n, "'publish'", kPublish)) tr.publish = *p;
     if (const toml::node* n = t.get("expect"))
       if (auto e = choice(*n, "'expect'", kExpects)) tr.expect = *e;
     if (const toml::node* n = t.get("allow")) tr.allow = behaviour(*n, "allow");

@@ -23,7 +23,8 @@ using namespace patchcheck;
 
 namespace {
 
-// "w2" = write 2, "s" = sync, "f" = flush, "W" = wait.
+// "w2" = write 2, "s" = sync, "f" = flush (x86: sync_core), "W" = wait;
+// arm64: "c2" = dc cvau 2, "d" = dsb ish, "i2" = ic ivau 2, "I" = ipi.
 TransitionSpec steps(std::initializer_list<const char*> list) {
   TransitionSpec t;
   t.from = "a";
@@ -36,6 +37,10 @@ TransitionSpec steps(std::initializer_list<const char*> list) {
       case 's': st.kind = StepSpec::Kind::Sync; break;
       case 'f': st.kind = StepSpec::Kind::Flush; break;
       case 'W': st.kind = StepSpec::Kind::Wait; break;
+      case 'c': st.kind = StepSpec::Kind::DcCvau, st.index = unsigned(std::stoul(s + 1)); break;
+      case 'd': st.kind = StepSpec::Kind::Dsb; break;
+      case 'i': st.kind = StepSpec::Kind::IcIvau, st.index = unsigned(std::stoul(s + 1)); break;
+      case 'I': st.kind = StepSpec::Kind::Ipi; break;
     }
     t.steps.push_back(st);
   }
@@ -305,4 +310,83 @@ TEST_CASE("stale with preemption: a migrated pass may see older lines again", "[
   // The same under weak: no migration effect at all.
   FetchModel weak(tl, model(FetchKind::Weak, true), When::Live);
   CHECK_FALSE(weak.interruptsAnywhere());
+}
+
+// Publication (docs/model.md "Publication"): once the steps are done, from
+// when on does every fetch of each written word return its final version,
+// and has every CPU context-synchronised after that?
+namespace {
+unsigned publishedFrom(std::initializer_list<const char*> list, const ModelSpec& m, When w = When::Live) {
+  TransitionSpec t = steps(list);
+  Timeline tl = Timeline::of(t, 3);
+  return FetchModel(tl, m, w).publishedFrom(tl.writtenUnits(0));
+}
+bool publishes(std::initializer_list<const char*> list, const ModelSpec& m, Publish p) {
+  TransitionSpec t = steps(list);
+  Timeline tl = Timeline::of(t, 3);
+  return FetchModel(tl, m, When::Live).publishes(tl.writtenUnits(0), p);
+}
+ModelSpec arm(CacheType c) {
+  ModelSpec m;
+  m.fetch = FetchKind::Arm;
+  m.cacheType = c;
+  return m;
+}
+}  // namespace
+
+TEST_CASE("publication under sc: a write is published once done", "[checker_fetch_model]") {
+  CHECK(publishedFrom({"w1"}, model(FetchKind::Sc)) == 1);
+  CHECK(publishedFrom({"w2", "s", "w1"}, model(FetchKind::Sc)) == 3);
+  // synchronised needs a flush after the last write, not before it
+  CHECK_FALSE(publishes({"f", "w1"}, model(FetchKind::Sc), Publish::Synchronised));
+  CHECK(publishes({"w1", "f"}, model(FetchKind::Sc), Publish::Synchronised));
+}
+
+TEST_CASE("publication under weak and stale: a flush after each word's last write", "[checker_fetch_model]") {
+  for (FetchKind f : {FetchKind::Weak, FetchKind::Stale}) {
+    CHECK(publishedFrom({"w1"}, model(f)) == 2);  // never (stepCount + 1)
+    CHECK(publishedFrom({"w1", "s"}, model(f)) == 3);  // a sync publishes nothing
+    CHECK(publishedFrom({"w1", "f"}, model(f)) == 2);
+    CHECK(publishedFrom({"w1", "f", "W", "w2"}, model(f)) == 5);  // word 2 after the flush
+    CHECK(publishedFrom({"w1", "f", "W", "w2", "f"}, model(f)) == 5);
+    // stop_machine and boot do not flush
+    CHECK(publishedFrom({"w1"}, model(f), When::StopMachine) == 2);
+    CHECK(publishedFrom({"w1"}, model(f), When::Boot) == 2);
+    CHECK(publishedFrom({"w1", "f"}, model(f), When::Boot) == 2);
+    // the flush's own IPIs synchronise
+    CHECK(publishes({"w1", "f"}, model(f), Publish::Synchronised));
+  }
+}
+
+TEST_CASE("publication under the Arm model: each word's floor at the end is its final version",
+          "[checker_fetch_model]") {
+  ModelSpec m = arm(CacheType::Dic0Idc0);
+  CHECK(publishedFrom({"w0"}, m) == 2);                                 // never
+  CHECK(publishedFrom({"w0", "d"}, m) == 3);                            // no invalidation
+  CHECK(publishedFrom({"w0", "i0", "d"}, m) == 4);                      // invalidation without a clean
+  CHECK(publishedFrom({"w0", "c0", "d", "i0"}, m) == 5);                // the invalidation not completed
+  CHECK(publishedFrom({"w0", "c0", "d", "i0", "d"}, m) == 5);           // caches_clean_inval_pou
+  CHECK(publishedFrom({"w0", "c0", "d", "i0", "d", "w1"}, m) == 7);     // word 1 not maintained
+  CHECK(publishedFrom({"w0", "f"}, m) == 2);
+  // IDC = 1: no clean needed, but the store must be complete for the refill
+  CHECK(publishedFrom({"w0", "d", "i0", "d"}, arm(CacheType::Dic0Idc1)) == 4);
+  CHECK(publishedFrom({"w0", "i0", "d"}, arm(CacheType::Dic0Idc1)) == 4);  // the refill reads the old word
+  // DIC = 1: a completed store is what every fetch reads
+  CHECK(publishedFrom({"w0"}, arm(CacheType::Dic1Idc1)) == 2);
+  CHECK(publishedFrom({"w0", "d"}, arm(CacheType::Dic1Idc1)) == 2);
+  // synchronised: an ipi after the last dsb, not before it
+  CHECK_FALSE(publishes({"w0", "c0", "d", "i0", "d"}, m, Publish::Synchronised));
+  CHECK(publishes({"w0", "c0", "d", "i0", "d"}, m, Publish::Eventually));
+  CHECK(publishes({"w0", "c0", "d", "i0", "d", "I"}, m, Publish::Synchronised));
+  CHECK_FALSE(publishes({"w0", "c0", "d", "i0", "I", "d"}, m, Publish::Synchronised));
+  CHECK(publishes({"w0", "f"}, m, Publish::Synchronised));
+  CHECK(publishes({"w0", "d", "I"}, arm(CacheType::Dic1Idc1), Publish::Synchronised));
+}
+
+TEST_CASE("publication under x86: a sync_core after each byte's last write", "[checker_fetch_model]") {
+  ModelSpec m = model(FetchKind::X86);
+  CHECK(publishedFrom({"w0", "w1"}, m) == 3);  // never
+  CHECK(publishedFrom({"w0", "f", "w1", "f", "w2"}, m) == 6);
+  CHECK(publishedFrom({"w0", "f", "w1", "f", "w2", "f"}, m) == 6);
+  CHECK(publishes({"w0", "f"}, m, Publish::Synchronised));
 }

@@ -178,5 +178,8 @@ TEST_CASE("synth finds arm64 orders, a data unit's write included", "[output_arm
          true);
   INFO(r.out);
   CHECK(r.status == 0);
-  CHECK(r.out.find("safe order: write -1, flush  (2 steps, 1 barrier)") != std::string::npos);
+  // A data unit is read by loads, which see the store without cache
+  // maintenance: the write alone publishes it, as the check agrees
+  // (docs/model.md "Publication").
+  CHECK(r.out.find("safe order: write -1  (1 step, 0 barriers)") != std::string::npos);
 }

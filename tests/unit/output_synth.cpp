@@ -69,6 +69,37 @@ TEST_CASE("synth derives the live-patching order with its flushes and waits", "[
   CHECK(r.pruned > 0);  // the cheaper orders were refuted, not skipped
 }
 
+// synth closes an order by the check's own publication rule
+// (docs/model.md "Publication"): under sc a done write is published, so no
+// final flush; under weak a flush must follow the last write.
+TEST_CASE("synth ends an order with a flush only when publication needs it", "[output_synth]") {
+  Spec spec = load(std::string(PATCHCHECK_TEST_DATA) + "/specs/model/sc-vs-weak.toml");
+  REQUIRE(spec.model.fetch == FetchKind::Sc);
+  {
+    z3::context ctx;
+    SynthResult r = synth(spec, ctx, "off->on");
+    REQUIRE(!r.orders.empty());
+    CHECK(stepsText(r.orders.front().steps) == "write 2, write 1");  // sc: in program order, nothing after
+    CHECK(r.orders.front().proof.verdict == Verdict::Safe);
+  }
+  spec.transitions.front().publish = Publish::Synchronised;
+  {
+    z3::context ctx;
+    SynthResult r = synth(spec, ctx, "off->on");
+    REQUIRE(!r.orders.empty());
+    CHECK(stepsText(r.orders.front().steps) == "write 2, write 1, flush");  // the flush's IPIs
+    CHECK(r.orders.front().proof.verdict == Verdict::Safe);
+  }
+  spec.model.fetch = FetchKind::Weak;
+  spec.transitions.front().publish = Publish::Eventually;
+  {
+    z3::context ctx;
+    SynthResult r = synth(spec, ctx, "off->on");
+    REQUIRE(!r.orders.empty());
+    CHECK(stepsText(r.orders.front().steps) == "write 2, sync, write 1, flush");  // the sync orders, the flush publishes
+  }
+}
+
 TEST_CASE("synth proves that no order exists when each single write breaks a pass", "[output_synth]") {
   Spec spec = load(kData + "no-safe-order.toml");
   z3::context ctx;
