@@ -5,6 +5,7 @@
 #include <chrono>
 #include <deque>
 #include <span>
+#include <tuple>
 
 #include "checker/explore/AddressFacts.h"
 #include "checker/explore/SideEffects.h"
@@ -179,6 +180,11 @@ class Explorer final : public Executor<Node>::Client {
   // An address computed from placement symbols alone (lui/ori, %hi/%lo)
   // is one symbol plus a constant, once proven.
   SymbolOffsets offsets_;
+
+  // Crossed conditional branches (mixesOf) by word, version, racing
+  // version and which one gives the condition; kept for the events that
+  // point at them.
+  std::map<std::tuple<unsigned, unsigned, unsigned, bool>, WordImage> mixes_;
 
   // Units before this are the site's (its data units and words), the rest the body's.
   unsigned siteUnits() const { return s_.site->spec().siteUnits(); }
@@ -648,8 +654,80 @@ class Explorer final : public Executor<Node>::Client {
         g->names += "/" + nm;
         if (!g->race) g->race = race;
       }
+      for (const WordImage* mix : mixesOf(next, i, v)) {
+        ++out_.counts.executions;
+        groups.push_back(Group{mix, next, mix->source, race, {v}});
+      }
     }
     return groups;
+  }
+
+  // Arm ARM B2.2.5: a conditional branch fetched while a write turns it into
+  // another conditional branch may run with the condition of either and
+  // the target of either. The two crossed words, for each version a write
+  // racing this fetch of version v puts there. The fetch is one of version
+  // v for the fetch model (the mix's bits are v's and the racing write's).
+  std::vector<const WordImage*> mixesOf(const std::vector<Observer>& obs, unsigned i, unsigned v) {
+    const auto& vers = s_.versions[i];
+    std::vector<const WordImage*> out;
+    if (!t_.isa->mixesUnderModification(vers[v].assembled)) return out;
+    std::vector<unsigned> racing;
+    for (const Observer& o : obs)
+      for (unsigned j : s_.fetch->racingVersions(o, i, v))
+        if (std::find(racing.begin(), racing.end(), j) == racing.end()) racing.push_back(j);
+    for (unsigned j : racing) {
+      if (!t_.isa->mixesUnderModification(vers[j].assembled) || vers[j].sameAs(vers[v])) continue;
+      std::optional<uint64_t> field = t_.isa->mixableTargetField(vers[v].assembled, vers[j].assembled);
+      if (!field) {
+        // Two kinds of conditional branch: their fields do not line up, and
+        // this model does not build the crossed instruction.
+        unknown_ = true;
+        out_.unknownReason = s_.site->spec().unitName(i) + " changes from '" + vers[v].source + "' to '" +
+                             vers[j].source + "' while this pass may fetch it: the Arm ARM lets the fetch take the "
+                             "condition of one and the target of the other, and for two kinds of conditional branch "
+                             "the model does not build that instruction";
+        continue;
+      }
+      for (bool condOld : {true, false}) {
+        auto key = std::make_tuple(i, v, j, condOld);
+        auto it = mixes_.find(key);
+        if (it == mixes_.end()) {
+          const WordImage& cond = condOld ? vers[v] : vers[j];
+          const WordImage& target = condOld ? vers[j] : vers[v];
+          it = mixes_.emplace(key, crossed(cond, target, *field)).first;
+        }
+        if (it->second.sameAs(vers[v]) || it->second.sameAs(vers[j])) continue;
+        out.push_back(&it->second);
+      }
+    }
+    return out;
+  }
+
+  // Is `img` a crossed word fetched as version v of word i?
+  bool mixOf(const WordImage* img, unsigned i, unsigned v) const {
+    for (const auto& [key, w] : mixes_)
+      if (&w == img) return std::get<0>(key) == i && std::get<1>(key) == v;
+    return false;
+  }
+
+  // The word with `target`'s bits in `field` and `cond`'s elsewhere.
+  WordImage crossed(const WordImage& cond, const WordImage& target, uint64_t field) const {
+    WordImage w = cond;
+    unsigned bits = w.symbolic.term.get_sort().bv_size();
+    z3::expr m = c_.bv_val(field, bits);
+    w.symbolic.term = ((cond.symbolic.term & ~m) | (target.symbolic.term & m)).simplify();
+    w.symbolic.knownMask = (cond.symbolic.knownMask & ~field) | (target.symbolic.knownMask & field);
+    w.symbolic.knownBits = ((cond.symbolic.knownBits & ~field) | (target.symbolic.knownBits & field)) &
+                           w.symbolic.knownMask;
+    w.symbolic.conditions = cond.symbolic.conditions;
+    w.symbolic.reasons = cond.symbolic.reasons;
+    w.symbolic.conditions.insert(w.symbolic.conditions.end(), target.symbolic.conditions.begin(),
+                                 target.symbolic.conditions.end());
+    w.symbolic.reasons.insert(w.symbolic.reasons.end(), target.symbolic.reasons.begin(), target.symbolic.reasons.end());
+    w.assembled.bits = (cond.assembled.bits & ~field) | (target.assembled.bits & field);
+    w.assembled.symbolicMask = (cond.assembled.symbolicMask & ~field) | (target.assembled.symbolicMask & field);
+    w.source = "the condition of '" + cond.source + "' with the target of '" + target.source + "'";
+    return w;
   }
 
   // The versions of word i the pass may see: one execution per distinct
@@ -1011,11 +1089,12 @@ class Explorer final : public Executor<Node>::Client {
     auto listed = [&](unsigned k) { return t_.isa->concurrentlyModifiable(vers[k].assembled); };
     for (const Observer& o : obs)
       for (unsigned j : s_.fetch->racingVersions(o, i, v)) {
-        if (listed(v) && listed(j)) continue;
+        // A write of the bits the word already holds modifies nothing.
+        if (vers[j].sameAs(vers[v]) || (listed(v) && listed(j))) continue;
         return s_.site->spec().unitName(i) + " changes from '" + vers[v].source + "' to '" + vers[j].source +
                "' while this pass may fetch it: concurrent modification and execution of instructions is "
-               "CONSTRAINED UNPREDICTABLE unless both are on the Arm ARM's CMODX list (B, B.cond, BL, BRK, "
-               "CBNZ, CBZ, HVC, ISB, NOP, SMC, SVC, TBNZ, TBZ)";
+               "CONSTRAINED UNPREDICTABLE unless both are on the Arm ARM's CMODX list (" +
+               t_.isa->concurrentModificationList() + ")";
       }
     return std::nullopt;
   }
@@ -1283,7 +1362,7 @@ class Explorer final : public Executor<Node>::Client {
       if ((e.kind == Event::Kind::Fetch && e.image) || e.kind == Event::Kind::Byte) {
         const auto& vers = s_.versions[e.word];
         for (unsigned v = 0; v < vers.size(); ++v)
-          if (vers[v].sameAs(*e.image))
+          if (vers[v].sameAs(*e.image) || mixOf(e.image, e.word, v))
             for (const Observer& o : obs)
               if (auto r = fm.observe(o, e.word, v)) add(next, *r);
       } else if (e.kind == Event::Kind::Interrupt) {
