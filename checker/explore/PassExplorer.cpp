@@ -816,7 +816,8 @@ class Explorer final : public Executor<Node>::Client {
     }
     for (size_t k = 0; k < s.overlayReads.size(); ++k) {
       const OverlayRead &x = s.overlayReads[k], &y = t.overlayReads[k];
-      if (x.unit != y.unit || !z3::eq(x.touched, y.touched) || !z3::eq(x.pick, y.pick)) return false;
+      if (x.unit != y.unit || !z3::eq(x.touched, y.touched) || !z3::eq(x.pick, y.pick) || !z3::eq(x.torn, y.torn))
+        return false;
     }
     return true;
   }
@@ -1333,7 +1334,11 @@ class Explorer final : public Executor<Node>::Client {
       if (!m.eval(r.touched, true).is_true()) continue;
       uint64_t k = u64(m.eval(r.pick, true));
       const std::string& v = r.versionNames[std::min<uint64_t>(k, r.versionNames.size() - 1)];
-      cx.details.push_back("a load reads " + r.unit + " as its " + v + " version");
+      if (m.eval(r.torn, true).is_true())
+        cx.details.push_back("a load reads " + r.unit + " torn: the load or the unit is not naturally aligned, so "
+                             "not single-copy atomic (Arm ARM B2.2.1), and each byte may come from another version");
+      else
+        cx.details.push_back("a load reads " + r.unit + " as its " + v + " version");
     }
     cx.entryRegisters = entryRegisters(entry_, m);
     for (const auto& [name, term] : s_.site->symbols()) cx.symbols[name] = u64(m.eval(term, true));
