@@ -487,7 +487,58 @@ class Explorer final : public Executor<Node>::Client {
       std::string why = k->refutation->rule;
       v.push_back(Violation{c_.bool_val(true), [why](const z3::model&) { return why; }});
     }
+    if (k) {
+      std::vector<Violation> regs = contractRegisters(x, *k);
+      v.insert(v.end(), regs.begin(), regs.end());
+    }
     return v;
+  }
+
+  // The trampoline's proof starts from the entry state its contract
+  // states: each register of its `values` within them, and every other
+  // register outside the general ones that is fixed at a function's entry
+  // (arm64's BTYPE, x86's DF) at zero. The pass must arrive so:
+  // under arm64-bti BTYPE is the branch type a landing pad judges, so a
+  // `br x10` into an entry whose contract takes BTYPE 00 (a BL) or 01 (a
+  // `br x16/x17`) is refused, as the inline run's Branch Target exception.
+  std::vector<Violation> contractRegisters(const ExitContext& x, const TrampolineContract& k) const {
+    const std::vector<RegisterInfo>& file = isa_.registers(t_);
+    std::vector<Violation> out;
+    auto explainIn = [&](unsigned r, const z3::expr& now, std::string allowed) {
+      std::string name = file[r].name, entry = k.key();
+      return [name, now, allowed, entry](const z3::model& m) {
+        z3::expr v = m.eval(now, true);
+        std::string got = v.is_bool() ? (v.is_true() ? "1" : "0") : hex(u64(v));
+        return "the pass enters " + entry + " with " + name + " = " + got + ", but its contract's proof takes " +
+               name + " " + allowed + " (contract `values`; under arm64-bti BTYPE is the branch type the landing "
+               "pad accepts)";
+      };
+    };
+    for (unsigned r = 0; r < file.size(); ++r) {
+      const RegisterInfo& info = file[r];
+      z3::expr now = x.now.reg(r);
+      auto listed = std::find_if(k.values.begin(), k.values.end(), [&](const auto& v) {
+        return registerNumber(isa_, v.first, t_) == r;
+      });
+      if (listed != k.values.end()) {
+        z3::expr_vector any(c_);
+        std::string allowed;
+        for (uint64_t a : listed->second) {
+          any.push_back(info.bits == 0 ? now == c_.bool_val(a != 0) : now == c_.bv_val(a, info.bits));
+          allowed += (allowed.empty() ? "in {" : ", ") + std::to_string(a);
+        }
+        z3::expr bad = (!z3::mk_or(any)).simplify();
+        if (!bad.is_false()) out.push_back(Violation{bad, explainIn(r, now, allowed + "}")});
+        continue;
+      }
+      if (info.general || info.zero || info.unknownAtEntry) continue;
+      // An entry state holds such a register at zero (RegisterInfo), and so
+      // does the proof's.
+      z3::expr zero = info.bits == 0 ? c_.bool_val(false) : c_.bv_val(0, info.bits);
+      z3::expr bad = (now != zero).simplify();
+      if (!bad.is_false()) out.push_back(Violation{bad, explainIn(r, now, "= 0, as at a function's entry")});
+    }
+    return out;
   }
 
   // The allowed behaviours that fit where the pass left, each with what
