@@ -107,7 +107,10 @@ class Explorer final : public Executor<Node>::Client {
         addresses_([this](const std::vector<z3::expr>&, const z3::expr& fact) {
           return prover_.check(fact);  // base facts only; an open question rewrites nothing
         }),
-        offsets_(p, symbolTerms(*s.site)) {}
+        offsets_(p, symbolTerms(*s.site)) {
+    EntryBranch e = s.site->spec().enteredBy;
+    enteredBy_ = isa_.enteredBy(entry_, e != EntryBranch::Indirect, e != EntryBranch::Direct);
+  }
 
   // The exploration passed its cap: its outcome means nothing.
   bool overCap() const { return overCap_; }
@@ -122,6 +125,7 @@ class Explorer final : public Executor<Node>::Client {
     // prover: asserted once, outside the run's scope.
     std::vector<z3::expr> base = s_.site->constraints();
     base.push_back(isa_.entryAssumptions(entry_));
+    if (enteredBy_) base.push_back(*enteredBy_);
     for (const z3::expr& e : base) prover_.assumeBase(e);
     baseSatisfiable_ = prover_.assumesExactly(base) && s_.assumptions.empty() && !s_.site->placementUndecided();
     prover_.push();
@@ -165,6 +169,7 @@ class Explorer final : public Executor<Node>::Client {
   const IsaModel& isa_;
   const AbiModel& abi_;
   MachineState entry_;
+  std::optional<z3::expr> enteredBy_;  // what F's entry branch may have been ([site] entered_by)
   PassOutcome out_;
   bool unknown_ = false;
   // The facts under every path are the site's placement and the entry
