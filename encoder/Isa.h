@@ -97,6 +97,22 @@ class IsaPlugin {
   // May this instruction be replaced while another CPU executes it (and
   // replace one)? Only an ISA with such a list says no (arm64's CMODX list).
   virtual bool concurrentlyModifiable(const Unit&) const { return true; }
+  // That list as text, with the manual and revision it follows, for reports.
+  virtual std::string concurrentModificationList() const { return ""; }
+  // Is `u` a conditional branch whose fields the architecture lets a racing
+  // fetch mix with another version's (arm64: B.cond, CBZ/CBNZ, TBZ/TBNZ)?
+  virtual bool mixesUnderModification(const Unit& u) const {
+    (void)u;
+    return false;
+  }
+  // When `a` and `b` are such branches of one kind: the bits of the target
+  // field. A fetch racing the write from one to the other may run the
+  // condition fields of either with the target of either (arm64: Arm ARM
+  // B2.2.5). nullopt when the two are not such a pair.
+  virtual std::optional<uint64_t> mixableTargetField(const Unit& a, const Unit& b) const {
+    (void)a, (void)b;
+    return std::nullopt;
+  }
   // The instruction a patcher writes over a site's first byte so that a
   // CPU fetching it traps while the rest changes (x86 text_poke_bp: int3),
   // if the ISA has such a protocol. The model reports its execution as a

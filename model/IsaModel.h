@@ -47,6 +47,14 @@ class IsaModel {
   // away from the ends of the address space, ...). Every proof assumes
   // exactly these.
   virtual z3::expr entryAssumptions(const MachineState&) const = 0;
+  // How the entry in `entry` was reached: a direct call, an indirect one,
+  // or either. An ISA whose state records the kind of branch (arm64's
+  // PSTATE.BTYPE under BTI) sets it in `entry` and returns what it may
+  // hold; nothing elsewhere.
+  virtual std::optional<z3::expr> enteredBy(MachineState& entry, bool direct, bool indirect) const {
+    (void)entry, (void)direct, (void)indirect;
+    return std::nullopt;
+  }
   // A call to an external C function `name`: what the ABI lets it change
   // becomes fresh (tagged with `tag`), the rest keeps its value.
   virtual void callExternal(MachineState&, const std::string& name, unsigned tag) const = 0;

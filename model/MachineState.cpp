@@ -167,6 +167,15 @@ z3::expr joined(const std::vector<z3::expr>& bytes, Endian e) {
   return value;
 }
 
+// Is the access of `bytes` bytes at `a` naturally aligned? Only a power of
+// two up to 8 can be.
+z3::expr naturallyAligned(const z3::expr& a, unsigned bytes) {
+  z3::context& c = a.ctx();
+  if (bytes == 1) return c.bool_val(true);
+  if (bytes > 8 || (bytes & (bytes - 1))) return c.bool_val(false);
+  return (a & c.bv_val(uint64_t(bytes - 1), 64)) == c.bv_val(0, 64);
+}
+
 // Does a store to `a` land in the unit?
 z3::expr within(const z3::expr& a, const OverlayUnit& u, unsigned length) {
   return z3::ult(a - u.address, a.ctx().bv_val(uint64_t(length), 64));
@@ -195,15 +204,32 @@ z3::expr MachineState::load(const z3::expr& addr64, unsigned bytes) {
   z3::expr base = addr64.simplify();
   for (const OverlayUnit& u : overlay->units) {
     unsigned length = unsigned(u.versions.front().size());
-    // One choice per load and unit: an aligned load is single-copy atomic,
-    // so its bytes come from one version.
+    // One choice per load and unit when both the unit (the writer's store)
+    // and the load are naturally aligned: each is then single-copy atomic
+    // (Arm ARM B2.2.1; MIPS and x86 give no less), so the load's bytes come
+    // from one version. Otherwise either access may be split, and each byte
+    // is chosen on its own (`torn`).
     const unsigned n = unsigned(u.versions.size());
     std::optional<z3::expr> pick;
+    unsigned bits = 1;
     if (n > 1) {
-      unsigned bits = 1;
       while ((1u << bits) < n) ++bits;
       pick = havoc("version of " + u.name, bits);
     }
+    // Each byte's own choice, made for every load (as `pick` is), so that a
+    // concrete replay, where alignment and overlap are numerals, names its
+    // later havoc values as the symbolic run did.
+    std::vector<z3::expr> ownChoice;
+    for (unsigned k = 0; pick && k < length; ++k)
+      ownChoice.push_back(havoc("version of " + u.name + " byte " + std::to_string(k), bits));
+    std::optional<z3::expr> torn;
+    std::vector<z3::expr> byteOfPick;  // the version byte k of the unit comes from
+    auto prepareTear = [&] {
+      if (torn || !pick) return;
+      torn = (!naturallyAligned(u.address, length) || !naturallyAligned(base, bytes)).simplify();
+      for (unsigned k = 0; k < length; ++k)
+        byteOfPick.push_back(torn->is_false() ? *pick : z3::ite(*torn, ownChoice[k], *pick));
+    };
     z3::expr touched = ctx.bool_val(false);
     // Bytes this CPU stored there itself: it may read its own store.
     z3::expr mine = ctx.bool_val(false);
@@ -217,11 +243,12 @@ z3::expr MachineState::load(const z3::expr& addr64, unsigned bytes) {
       z3::expr inside = z3::ult(offset, ctx.bv_val(uint64_t(length), 64)).simplify();
       if (inside.is_false()) continue;
       touched = touched || inside;
+      prepareTear();
       // The byte at `offset` of the chosen version.
       z3::expr byte = out[i];
       for (unsigned k = length; k-- > 0;) {
         z3::expr ofVersion = u.versions[n - 1][k];
-        for (unsigned v = n - 1; v-- > 0;) ofVersion = z3::ite(*pick == ctx.bv_val(v, pick->get_sort().bv_size()), u.versions[v][k], ofVersion);
+        for (unsigned v = n - 1; v-- > 0;) ofVersion = z3::ite(byteOfPick[k] == ctx.bv_val(v, bits), u.versions[v][k], ofVersion);
         byte = k + 1 == length ? ofVersion : z3::ite(offset == ctx.bv_val(uint64_t(k), 64), ofVersion, byte);
       }
       byte = z3::ite(inside, byte, out[i]);
@@ -229,7 +256,9 @@ z3::expr MachineState::load(const z3::expr& addr64, unsigned bytes) {
       out[i] = valuesFrom ? valuesFrom->eval(byte, true) : byte.simplify();
     }
     touched = touched.simplify();
-    if (!touched.is_false()) overlayReads.push_back({u.name, touched, pick ? *pick : ctx.bv_val(0, 1), u.versionNames});
+    if (!touched.is_false())
+      overlayReads.push_back({u.name, touched, pick ? *pick : ctx.bv_val(0, 1), u.versionNames,
+                              torn ? *torn : ctx.bool_val(false)});
   }
   return joined(out, target.endian);
 }

@@ -32,6 +32,10 @@ struct OverlayRead {
   z3::expr touched;  // the load's bytes overlap the unit
   z3::expr pick;
   std::vector<std::string> versionNames;
+  // The load or the unit is not naturally aligned, so not single-copy
+  // atomic: each byte was chosen on its own (`pick` is then byte 0's unless
+  // they agree).
+  z3::expr torn;
 };
 
 }  // namespace patchcheck

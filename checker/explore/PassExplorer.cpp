@@ -5,6 +5,7 @@
 #include <chrono>
 #include <deque>
 #include <span>
+#include <tuple>
 
 #include "checker/explore/AddressFacts.h"
 #include "checker/explore/SideEffects.h"
@@ -106,7 +107,10 @@ class Explorer final : public Executor<Node>::Client {
         addresses_([this](const std::vector<z3::expr>&, const z3::expr& fact) {
           return prover_.check(fact);  // base facts only; an open question rewrites nothing
         }),
-        offsets_(p, symbolTerms(*s.site)) {}
+        offsets_(p, symbolTerms(*s.site)) {
+    EntryBranch e = s.site->spec().enteredBy;
+    enteredBy_ = isa_.enteredBy(entry_, e != EntryBranch::Indirect, e != EntryBranch::Direct);
+  }
 
   // The exploration passed its cap: its outcome means nothing.
   bool overCap() const { return overCap_; }
@@ -121,6 +125,7 @@ class Explorer final : public Executor<Node>::Client {
     // prover: asserted once, outside the run's scope.
     std::vector<z3::expr> base = s_.site->constraints();
     base.push_back(isa_.entryAssumptions(entry_));
+    if (enteredBy_) base.push_back(*enteredBy_);
     for (const z3::expr& e : base) prover_.assumeBase(e);
     baseSatisfiable_ = prover_.assumesExactly(base) && s_.assumptions.empty() && !s_.site->placementUndecided();
     prover_.push();
@@ -164,6 +169,7 @@ class Explorer final : public Executor<Node>::Client {
   const IsaModel& isa_;
   const AbiModel& abi_;
   MachineState entry_;
+  std::optional<z3::expr> enteredBy_;  // what F's entry branch may have been ([site] entered_by)
   PassOutcome out_;
   bool unknown_ = false;
   // The facts under every path are the site's placement and the entry
@@ -179,6 +185,11 @@ class Explorer final : public Executor<Node>::Client {
   // An address computed from placement symbols alone (lui/ori, %hi/%lo)
   // is one symbol plus a constant, once proven.
   SymbolOffsets offsets_;
+
+  // Crossed conditional branches (mixesOf) by word, version, racing
+  // version and which one gives the condition; kept for the events that
+  // point at them.
+  std::map<std::tuple<unsigned, unsigned, unsigned, bool>, WordImage> mixes_;
 
   // Units before this are the site's (its data units and words), the rest the body's.
   unsigned siteUnits() const { return s_.site->spec().siteUnits(); }
@@ -493,7 +504,58 @@ class Explorer final : public Executor<Node>::Client {
       std::string why = k->refutation->rule;
       v.push_back(Violation{c_.bool_val(true), [why](const z3::model&) { return why; }});
     }
+    if (k) {
+      std::vector<Violation> regs = contractRegisters(x, *k);
+      v.insert(v.end(), regs.begin(), regs.end());
+    }
     return v;
+  }
+
+  // The trampoline's proof starts from the entry state its contract
+  // states: each register of its `values` within them, and every other
+  // register outside the general ones that is fixed at a function's entry
+  // (arm64's BTYPE, x86's DF) at zero. The pass must arrive so:
+  // under arm64-bti BTYPE is the branch type a landing pad judges, so a
+  // `br x10` into an entry whose contract takes BTYPE 00 (a BL) or 01 (a
+  // `br x16/x17`) is refused, as the inline run's Branch Target exception.
+  std::vector<Violation> contractRegisters(const ExitContext& x, const TrampolineContract& k) const {
+    const std::vector<RegisterInfo>& file = isa_.registers(t_);
+    std::vector<Violation> out;
+    auto explainIn = [&](unsigned r, const z3::expr& now, std::string allowed) {
+      std::string name = file[r].name, entry = k.key();
+      return [name, now, allowed, entry](const z3::model& m) {
+        z3::expr v = m.eval(now, true);
+        std::string got = v.is_bool() ? (v.is_true() ? "1" : "0") : hex(u64(v));
+        return "the pass enters " + entry + " with " + name + " = " + got + ", but its contract's proof takes " +
+               name + " " + allowed + " (contract `values`; under arm64-bti BTYPE is the branch type the landing "
+               "pad accepts)";
+      };
+    };
+    for (unsigned r = 0; r < file.size(); ++r) {
+      const RegisterInfo& info = file[r];
+      z3::expr now = x.now.reg(r);
+      auto listed = std::find_if(k.values.begin(), k.values.end(), [&](const auto& v) {
+        return registerNumber(isa_, v.first, t_) == r;
+      });
+      if (listed != k.values.end()) {
+        z3::expr_vector any(c_);
+        std::string allowed;
+        for (uint64_t a : listed->second) {
+          any.push_back(info.bits == 0 ? now == c_.bool_val(a != 0) : now == c_.bv_val(a, info.bits));
+          allowed += (allowed.empty() ? "in {" : ", ") + std::to_string(a);
+        }
+        z3::expr bad = (!z3::mk_or(any)).simplify();
+        if (!bad.is_false()) out.push_back(Violation{bad, explainIn(r, now, allowed + "}")});
+        continue;
+      }
+      if (info.general || info.zero || info.unknownAtEntry) continue;
+      // An entry state holds such a register at zero (RegisterInfo), and so
+      // does the proof's.
+      z3::expr zero = info.bits == 0 ? c_.bool_val(false) : c_.bv_val(0, info.bits);
+      z3::expr bad = (now != zero).simplify();
+      if (!bad.is_false()) out.push_back(Violation{bad, explainIn(r, now, "= 0, as at a function's entry")});
+    }
+    return out;
   }
 
   // The allowed behaviours that fit where the pass left, each with what
@@ -660,8 +722,80 @@ class Explorer final : public Executor<Node>::Client {
         g->names += "/" + nm;
         if (!g->race) g->race = race;
       }
+      for (const WordImage* mix : mixesOf(next, i, v)) {
+        ++out_.counts.executions;
+        groups.push_back(Group{mix, next, mix->source, race, {v}});
+      }
     }
     return groups;
+  }
+
+  // Arm ARM B2.2.5: a conditional branch fetched while a write turns it into
+  // another conditional branch may run with the condition of either and
+  // the target of either. The two crossed words, for each version a write
+  // racing this fetch of version v puts there. The fetch is one of version
+  // v for the fetch model (the mix's bits are v's and the racing write's).
+  std::vector<const WordImage*> mixesOf(const std::vector<Observer>& obs, unsigned i, unsigned v) {
+    const auto& vers = s_.versions[i];
+    std::vector<const WordImage*> out;
+    if (!t_.isa->mixesUnderModification(vers[v].assembled)) return out;
+    std::vector<unsigned> racing;
+    for (const Observer& o : obs)
+      for (unsigned j : s_.fetch->racingVersions(o, i, v))
+        if (std::find(racing.begin(), racing.end(), j) == racing.end()) racing.push_back(j);
+    for (unsigned j : racing) {
+      if (!t_.isa->mixesUnderModification(vers[j].assembled) || vers[j].sameAs(vers[v])) continue;
+      std::optional<uint64_t> field = t_.isa->mixableTargetField(vers[v].assembled, vers[j].assembled);
+      if (!field) {
+        // Two kinds of conditional branch: their fields do not line up, and
+        // this model does not build the crossed instruction.
+        unknown_ = true;
+        out_.unknownReason = s_.site->spec().unitName(i) + " changes from '" + vers[v].source + "' to '" +
+                             vers[j].source + "' while this pass may fetch it: the Arm ARM lets the fetch take the "
+                             "condition of one and the target of the other, and for two kinds of conditional branch "
+                             "the model does not build that instruction";
+        continue;
+      }
+      for (bool condOld : {true, false}) {
+        auto key = std::make_tuple(i, v, j, condOld);
+        auto it = mixes_.find(key);
+        if (it == mixes_.end()) {
+          const WordImage& cond = condOld ? vers[v] : vers[j];
+          const WordImage& target = condOld ? vers[j] : vers[v];
+          it = mixes_.emplace(key, crossed(cond, target, *field)).first;
+        }
+        if (it->second.sameAs(vers[v]) || it->second.sameAs(vers[j])) continue;
+        out.push_back(&it->second);
+      }
+    }
+    return out;
+  }
+
+  // Is `img` a crossed word fetched as version v of word i?
+  bool mixOf(const WordImage* img, unsigned i, unsigned v) const {
+    for (const auto& [key, w] : mixes_)
+      if (&w == img) return std::get<0>(key) == i && std::get<1>(key) == v;
+    return false;
+  }
+
+  // The word with `target`'s bits in `field` and `cond`'s elsewhere.
+  WordImage crossed(const WordImage& cond, const WordImage& target, uint64_t field) const {
+    WordImage w = cond;
+    unsigned bits = w.symbolic.term.get_sort().bv_size();
+    z3::expr m = c_.bv_val(field, bits);
+    w.symbolic.term = ((cond.symbolic.term & ~m) | (target.symbolic.term & m)).simplify();
+    w.symbolic.knownMask = (cond.symbolic.knownMask & ~field) | (target.symbolic.knownMask & field);
+    w.symbolic.knownBits = ((cond.symbolic.knownBits & ~field) | (target.symbolic.knownBits & field)) &
+                           w.symbolic.knownMask;
+    w.symbolic.conditions = cond.symbolic.conditions;
+    w.symbolic.reasons = cond.symbolic.reasons;
+    w.symbolic.conditions.insert(w.symbolic.conditions.end(), target.symbolic.conditions.begin(),
+                                 target.symbolic.conditions.end());
+    w.symbolic.reasons.insert(w.symbolic.reasons.end(), target.symbolic.reasons.begin(), target.symbolic.reasons.end());
+    w.assembled.bits = (cond.assembled.bits & ~field) | (target.assembled.bits & field);
+    w.assembled.symbolicMask = (cond.assembled.symbolicMask & ~field) | (target.assembled.symbolicMask & field);
+    w.source = "the condition of '" + cond.source + "' with the target of '" + target.source + "'";
+    return w;
   }
 
   // The versions of word i the pass may see: one execution per distinct
@@ -750,7 +884,8 @@ class Explorer final : public Executor<Node>::Client {
     }
     for (size_t k = 0; k < s.overlayReads.size(); ++k) {
       const OverlayRead &x = s.overlayReads[k], &y = t.overlayReads[k];
-      if (x.unit != y.unit || !z3::eq(x.touched, y.touched) || !z3::eq(x.pick, y.pick)) return false;
+      if (x.unit != y.unit || !z3::eq(x.touched, y.touched) || !z3::eq(x.pick, y.pick) || !z3::eq(x.torn, y.torn))
+        return false;
     }
     return true;
   }
@@ -1023,11 +1158,12 @@ class Explorer final : public Executor<Node>::Client {
     auto listed = [&](unsigned k) { return t_.isa->concurrentlyModifiable(vers[k].assembled); };
     for (const Observer& o : obs)
       for (unsigned j : s_.fetch->racingVersions(o, i, v)) {
-        if (listed(v) && listed(j)) continue;
+        // A write of the bits the word already holds modifies nothing.
+        if (vers[j].sameAs(vers[v]) || (listed(v) && listed(j))) continue;
         return s_.site->spec().unitName(i) + " changes from '" + vers[v].source + "' to '" + vers[j].source +
                "' while this pass may fetch it: concurrent modification and execution of instructions is "
-               "CONSTRAINED UNPREDICTABLE unless both are on the Arm ARM's CMODX list (B, B.cond, BL, BRK, "
-               "CBNZ, CBZ, HVC, ISB, NOP, SMC, SVC, TBNZ, TBZ)";
+               "CONSTRAINED UNPREDICTABLE unless both are on the Arm ARM's CMODX list (" +
+               t_.isa->concurrentModificationList() + ")";
       }
     return std::nullopt;
   }
@@ -1280,7 +1416,11 @@ class Explorer final : public Executor<Node>::Client {
       if (!m.eval(r.touched, true).is_true()) continue;
       uint64_t k = u64(m.eval(r.pick, true));
       const std::string& v = r.versionNames[std::min<uint64_t>(k, r.versionNames.size() - 1)];
-      cx.details.push_back("a load reads " + r.unit + " as its " + v + " version");
+      if (m.eval(r.torn, true).is_true())
+        cx.details.push_back("a load reads " + r.unit + " torn: the load or the unit is not naturally aligned, so "
+                             "not single-copy atomic (Arm ARM B2.2.1), and each byte may come from another version");
+      else
+        cx.details.push_back("a load reads " + r.unit + " as its " + v + " version");
     }
     cx.entryRegisters = entryRegisters(entry_, m);
     for (const auto& [name, term] : s_.site->symbols()) cx.symbols[name] = u64(m.eval(term, true));
@@ -1309,7 +1449,7 @@ class Explorer final : public Executor<Node>::Client {
       if ((e.kind == Event::Kind::Fetch && e.image) || e.kind == Event::Kind::Byte) {
         const auto& vers = s_.versions[e.word];
         for (unsigned v = 0; v < vers.size(); ++v)
-          if (vers[v].sameAs(*e.image))
+          if (vers[v].sameAs(*e.image) || mixOf(e.image, e.word, v))
             for (const Observer& o : obs)
               if (auto r = fm.observe(o, e.word, v)) add(next, *r);
       } else if (e.kind == Event::Kind::Interrupt) {

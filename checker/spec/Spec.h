@@ -80,6 +80,9 @@ struct BehaviourSpec {
   std::string str() const;  // canonical: alternatives' str() joined by " | "
 };
 
+// How a function's entry is reached ([site] entered_by).
+enum class EntryBranch { Direct, Indirect, Both };
+
 struct Spec;
 
 struct StepSpec {
@@ -192,6 +195,10 @@ struct Spec {
   std::vector<DataUnitSpec> before;   // data units before F, in address order, ending at F
   std::vector<WordSpec> body;         // F's first real instructions
   bool allowUnpredictable = false;    // [site] allow_unpredictable
+  // [site] entered_by: how F's entry may be reached, a direct call (BL,
+  // CALL, JAL) or an indirect one (BLR, a tail call's BR). The landing pad
+  // at F is judged for each (arm64-bti).
+  EntryBranch enteredBy = EntryBranch::Both;
   std::set<EffectKind> allowedEffects;  // [site] allow_effects (docs/semantics.md)
   SourceLocation functionWhere;       // [site] function (or the file start)
   // Where the items that only some ISAs take stand, for the errors of a

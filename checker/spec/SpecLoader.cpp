@@ -157,6 +157,8 @@ const NameTable<ModelSpec::Breakpoint> kBreakpoints{{"emulate", ModelSpec::Break
                                                     {"none", ModelSpec::Breakpoint::None}};
 const NameTable<CacheType> kCacheTypes{
     {"DIC0-IDC0", CacheType::Dic0Idc0}, {"DIC0-IDC1", CacheType::Dic0Idc1}, {"DIC1-IDC1", CacheType::Dic1Idc1}};
+const NameTable<EntryBranch> kEntryBranches{
+    {"direct", EntryBranch::Direct}, {"indirect", EntryBranch::Indirect}, {"both", EntryBranch::Both}};
 const NameTable<bool> kPreemption{{"full", true}, {"none", false}};            // ModelSpec::preemption
 const NameTable<bool> kUnpredictable{{"fault", false}, {"hardware", true}};    // ModelSpec::unpredictableAsHardware
 const NameTable<When> kWhens{{"live", When::Live}, {"stop_machine", When::StopMachine}, {"boot", When::Boot}};
@@ -442,7 +444,7 @@ class SpecLoader {
 
   void loadSite(const toml::table& t) {
     spec_.byteUnits = spec_.target.isa->patchUnitBytes(spec_.target) == 1;
-    onlyKeys(t, {"function", "words", "bytes", "before", "body", "allow_unpredictable", "allow_effects"}, "in [site]");
+    onlyKeys(t, {"function", "words", "bytes", "before", "body", "allow_unpredictable", "allow_effects", "entered_by"}, "in [site]");
     spec_.functionWhere = at(t);
     if (const toml::node* n = t.get("function")) {
       spec_.functionWhere = at(*n);
@@ -491,6 +493,8 @@ class SpecLoader {
     if (const toml::node* n = t.get("body")) spec_.body = words(*n, "body");
     if (const toml::node* n = t.get("allow_unpredictable"))
       spec_.allowUnpredictable = boolean(*n, "allow_unpredictable").value_or(false);
+    if (const toml::node* n = t.get("entered_by"))
+      if (auto k = choice(*n, "entered_by", kEntryBranches)) spec_.enteredBy = *k;
     if (const toml::node* n = t.get("allow_effects"))
       if (const toml::array* a = array(*n, "allow_effects"))
         for (const toml::node& e : *a)

@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "encoder/arm64/Assembler.h"
+#include "encoder/arm64/Cmodx.h"
 #include "encoder/arm64/Decoder.h"
 #include "encoder/arm64/Printer.h"
 #include "encoder/arm64/SymbolicWord.h"
@@ -96,18 +97,18 @@ class Arm64Isa final : public patchcheck::IsaPlugin {
 
   std::optional<std::string_view> architectedFetch() const override { return "arm"; }
   // The Arm ARM's list for concurrent modification and execution (CMODX,
-  // B2.2.5; ../shared/FACTS-arm64.md): old and new must both be on it.
+  // B2.2.5; encoder/arm64/Cmodx): old and new must both be on it.
   bool concurrentlyModifiable(const Unit& u) const override {
     if (!unitOf(u).isInstruction()) return true;
-    const InstrDesc* d = decode(uint32_t(u.bits));
-    if (!d) return false;
-    switch (d->op) {
-      case Op::B: case Op::BCond: case Op::Bl: case Op::Brk: case Op::Cbnz: case Op::Cbz: case Op::Hvc:
-      case Op::Isb: case Op::Svc: case Op::Tbnz: case Op::Tbz:
-        return true;
-      case Op::Hint: return uint32_t(u.bits) == 0xd503201f;  // NOP only, not every hint (BTI, PACIASP)
-      default: return false;
-    }
+    return cmodxListed(uint32_t(u.bits));
+  }
+  std::string concurrentModificationList() const override { return cmodxListText(); }
+  bool mixesUnderModification(const Unit& u) const override {
+    return unitOf(u).isInstruction() && cmodxMixes(uint32_t(u.bits));
+  }
+  std::optional<uint64_t> mixableTargetField(const Unit& a, const Unit& b) const override {
+    if (!unitOf(a).isInstruction() || !unitOf(b).isInstruction()) return std::nullopt;
+    return cmodxTargetField(uint32_t(a.bits), uint32_t(b.bits));
   }
 
   std::string tableText() const override {

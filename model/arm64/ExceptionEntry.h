@@ -14,11 +14,16 @@
 
 namespace patchcheck::arm64 {
 
-// Bytes below sp the exception entry may write: PT_REGS_SIZE, the size
-// of struct pt_regs (x0-x30, sp, pc, pstate, then orig_x0, syscallno, the
-// PMR, a frame record and bookkeeping: a little over 300 bytes in v6.x);
-// 512 bounds it across configurations and versions.
-constexpr uint64_t kExceptionFrameBytes = 512;
+// Bytes below sp an exception may write: the whole kernel stack. The entry
+// saves struct pt_regs (PT_REGS_SIZE, a little over 300 bytes in v6.x)
+// below sp, and a synchronous exception's C handler (a BRK, a fault, a
+// debug exception) then runs below it on the same stack; only interrupts
+// move to the IRQ stack, after pt_regs is saved. The stack is THREAD_SIZE
+// (arch/arm64/include/asm/memory.h: 1 << MIN_THREAD_SHIFT, 14 plus one
+// with KASAN; with CONFIG_VMAP_STACK at least one page, so 64 KiB with 64
+// KiB pages). 64 KiB bounds every configuration; the ABI's entry facts
+// keep sp 64 KiB from the ends of the address space.
+constexpr uint64_t kExceptionFrameBytes = 0x10000;
 
 // Every byte stored so far that may lie in the frame below sp becomes unknown.
 void exceptionBoundary(MachineState&);

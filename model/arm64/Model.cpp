@@ -51,6 +51,19 @@ class Arm64Model final : public IsaModel {
   }
   const AbiModel& abi(const patchcheck::Target&) const override { return abiModel(); }
   z3::expr entryAssumptions(const MachineState& s) const override { return arm64::entryAssumptions(s); }
+  // Under BTI the entry's landing pad sees the call's BTYPE: 00 after a
+  // BL, 10 after a BLR, 01 after a BR x16/x17 (an indirect tail call or a
+  // veneer; Arm ARM D8.4). Without BTI nothing checks it: 00.
+  std::optional<z3::expr> enteredBy(MachineState& s, bool direct, bool indirect) const override {
+    if (!btiEnforced(s.target)) return std::nullopt;
+    z3::context& c = s.ctx;
+    z3::expr b = c.bv_const("in.btype", 2);
+    s.regs[reg::btype] = b;
+    z3::expr_vector may(c);
+    if (direct) may.push_back(b == c.bv_val(kBtypeNone, 2));
+    if (indirect) may.push_back(b == c.bv_val(kBtypeBlr, 2) || b == c.bv_val(kBtypeBrX16X17, 2));
+    return z3::mk_or(may);
+  }
   void callExternal(MachineState& s, const std::string& name, unsigned tag) const override {
     arm64::callExternal(s, name, tag);
   }
