@@ -8,6 +8,7 @@
 #include <tuple>
 
 #include "checker/explore/AddressFacts.h"
+#include "checker/explore/CallOpsFacts.h"
 #include "checker/explore/SideEffects.h"
 #include "checker/explore/SymbolOffsets.h"
 #include "encoder/Hex.h"
@@ -130,6 +131,7 @@ class Explorer final : public Executor<Node>::Client {
     baseSatisfiable_ = prover_.assumesExactly(base) && s_.assumptions.empty() && !s_.site->placementUndecided();
     prover_.push();
     for (const z3::expr& e : s_.assumptions) prover_.assume(e);
+    if (s_.inlineTrampolines) assumeCallOps();
     if (const auto& why = s_.site->placementUndecided()) {
       unknown_ = true;
       out_.unknownReason = *why;
@@ -190,6 +192,44 @@ class Explorer final : public Executor<Node>::Client {
   // version and which one gives the condition; kept for the events that
   // point at them.
   std::map<std::tuple<unsigned, unsigned, unsigned, bool>, WordImage> mixes_;
+
+  std::vector<ApartRanges> opsApart_;  // assumeCallOps' ranges, for the inline runs' AddressFacts
+
+  // Inline mode: each struct F's ops literal may name (each version of
+  // that data unit) gets at F's entry what the trampoline's [call_ops]
+  // contract lets its modular proof assume of the struct (CallOpsFacts.h):
+  // without it ops->direct_call is any value and the run jumps anywhere.
+  // In F's entry memory rather than at the trampoline's entry, so that a
+  // site's own stores stay on top and a replay evaluates the same facts.
+  void assumeCallOps() {
+    std::vector<std::string> done;
+    for (const auto& [key, code] : s_.site->trampolines()) {
+      const std::string& symbol = code.contract.symbol;
+      if (!code.contract.callback.callOps || !code.opsLiteral) continue;
+      if (std::find(done.begin(), done.end(), symbol) != done.end()) continue;
+      done.push_back(symbol);
+      z3::expr literal = code.opsLiteral->simplify();
+      std::vector<z3::expr> named;
+      for (unsigned u = 0; u < s_.site->spec().entryUnit(); ++u) {
+        if (!z3::eq(s_.site->unitAddress(u).simplify(), literal)) continue;
+        for (const WordImage& img : s_.versions[u]) {
+          z3::expr v = img.symbolic.term.simplify();
+          unsigned bits = v.get_sort().bv_size();
+          if (bits != abi_.pointerBytes * 8) continue;  // not a pointer: no struct to speak of
+          z3::expr ops = bits < 64 ? z3::sext(v, 64 - bits).simplify() : v;
+          if (std::any_of(named.begin(), named.end(), [&](const z3::expr& o) { return z3::eq(o, ops); })) continue;
+          named.push_back(ops);
+          CallOpsFacts f = storeCallOps(code, ops, symbol + ".ops" + std::to_string(named.size()), {&entry_},
+                                        entry_.address(entry_.reg(abi_.sp)), abi_.pointerBytes);
+          for (const z3::expr& e : f.assumptions) prover_.assume(e);
+          for (const ApartRanges& a : f.apart) {
+            prover_.assume(a.fact());
+            opsApart_.push_back(a);
+          }
+        }
+      }
+    }
+  }
 
   // Units before this are the site's (its data units and words), the rest the body's.
   unsigned siteUnits() const { return s_.site->spec().siteUnits(); }
@@ -644,7 +684,7 @@ class Explorer final : public Executor<Node>::Client {
     if (!named) return false;
     const TrampolineCode& code = it->second;
     z3::expr resume = s_.site->bodyStart();
-    CallerView view{&entry_, resume, resume + c_.bv_val(uint64_t(code.ipOffset), 64)};
+    CallerView view{&entry_, resume, resume + c_.bv_val(uint64_t(code.ipOffset), 64), opsApart_};
     for (const ApartRanges& e : code.callerFacts(entry_, abi_)) n.assume(e.fact());  // as the modular proof assumes them
     z3::expr before = pathOf(n);
     Decide feasible = [this, before](const std::vector<z3::expr>& path, const z3::expr& cond) {

@@ -4,6 +4,7 @@
 #include <chrono>
 
 #include "encoder/Hex.h"
+#include "checker/explore/CallOpsFacts.h"
 #include "checker/explore/Trace.h"
 #include "model/IsaModel.h"
 
@@ -150,41 +151,22 @@ class Proof {
 
   // What the site keeps true of F's ops literal (docs/trampolines.md,
   // "CALL_OPS"): it points to a struct ftrace_ops (any: the symbol is
-  // symbolic) whose func is the callback and whose direct_call is 0 or a
-  // direct trampoline. Written into F's memory as stores rather than
-  // assumed of it, so that loading them back simplifies to the values;
-  // the literal and the struct do not overlap, so the stores say exactly
-  // that. The struct is kernel data, apart from the 64 KiB below F's sp
-  // the trampoline and the exception entry build frames in.
+  // symbolic) with the contract's facts (CallOpsFacts.h). Written into F's
+  // memory as stores rather than assumed of it, so that loading them back
+  // simplifies to the values; the literal and the struct do not overlap,
+  // so the stores say exactly that.
   void assumeCallOps(const TrampolineCallOps& k) {
     unsigned bytes = abi_.pointerBytes;
-    auto pointer = [&](const z3::expr& a) { return bytes == 8 ? a : a.extract(bytes * 8 - 1, 0); };
-    auto at = [&](const z3::expr& base, int64_t off) { return base + c_.bv_val(uint64_t(off), 64); };
     z3::expr ops = code_.symbols.at(k.ops), literal = *code_.opsLiteral;
-    std::vector<std::pair<z3::expr, z3::expr>> facts{{literal, pointer(ops)}, {at(ops, k.func), pointer(code_.callback())}};
-    int64_t end = k.func + bytes;
-    if (k.directCall) {
-      z3::expr d = c_.bv_const("ops.direct_call", bytes * 8);
-      prover_.assume(d == c_.bv_val(0, bytes * 8) || d == pointer(*code_.direct()));
-      facts.push_back({at(ops, *k.directCall), d});
-      end = std::max(end, *k.directCall + int64_t(bytes));
-    }
-    for (const auto& [a, v] : facts) {
-      caller_.store(a, v, bytes);
-      atEntry_.store(a, v, bytes);
-    }
-    // They are F's memory, not the trampoline's stores: an exception's
-    // frame below sp cannot reach them (assumed next), so they are no
-    // candidates for its clobbering.
+    z3::expr pointer = bytes == 8 ? ops : ops.extract(bytes * 8 - 1, 0);
     for (MachineState* st : {&caller_, &atEntry_}) {
-      st->stored.clear();
+      st->store(literal, pointer, bytes);
+      st->stored.clear();  // F's memory, as below
       st->storedSinceBoundary.clear();
     }
-    prover_.assume(z3::ult(ops, at(ops, end)));
-    assumeApart({literal, bytes, ops, uint64_t(end)});
-    z3::expr low = caller_.address(caller_.reg(abi_.sp)) - c_.bv_val(0x10000, 64);
-    assumeApart({ops, uint64_t(end), low, 0x10000});
-    assumeApart({literal, bytes, low, 0x10000});
+    CallOpsFacts facts = storeCallOps(code_, ops, "ops", {&caller_, &atEntry_}, caller_.address(caller_.reg(abi_.sp)), bytes);
+    for (const z3::expr& e : facts.assumptions) prover_.assume(e);
+    for (const ApartRanges& a : facts.apart) assumeApart(a);
   }
 
   void assumeApart(const ApartRanges& k) {

@@ -337,6 +337,34 @@ class Runner final : public Executor<Work>::Client {
     }
   }
 
+  // What the ops pointer at `at` holds for this run: F's memory (the
+  // modular proof stores the literal there), or, when it is a data unit the
+  // writer may change meanwhile (an inline run: model/MemoryOverlay.h), the
+  // version the run's own last load of it took. No such load: F's memory,
+  // which nothing ties to the literal.
+  z3::expr literalAsRead(const MachineState& st, const z3::expr& at, unsigned bytes) const {
+    if (st.overlay)
+      for (const OverlayUnit& u : st.overlay->units) {
+        if (u.versions.front().size() != bytes || !z3::eq(u.address.simplify(), at.simplify())) continue;
+        for (size_t r = st.overlayReads.size(); r-- > entry_->overlayReads.size();) {
+          const OverlayRead& read = st.overlayReads[r];
+          if (read.unit != u.name) continue;
+          auto value = [&](size_t v) {  // the bytes in address order, as a number
+            const std::vector<z3::expr>& b = u.versions[v];
+            z3::expr x = b[st.target.endian == Endian::Big ? 0 : bytes - 1];
+            for (unsigned i = 1; i < bytes; ++i) x = z3::concat(x, b[st.target.endian == Endian::Big ? i : bytes - 1 - i]);
+            return x;
+          };
+          size_t n = u.versions.size();
+          z3::expr out = value(n - 1);  // MachineState::load: a pick past the last is the last
+          for (size_t v = n - 1; v-- > 0;)
+            out = z3::ite(read.pick == c_.bv_val(uint64_t(v), read.pick.get_sort().bv_size()), value(v), out);
+          return out.simplify();
+        }
+      }
+    return caller().peek(at, bytes);
+  }
+
   // The callback: its arguments are checked, then the ABI models the call.
   // False when the run ends here (a second call is already a fault).
   bool call(Work& w) {
@@ -365,7 +393,7 @@ class Runner final : public Executor<Work>::Client {
       // into the 64-bit register), 8 under n64. CALL_OPS: the one F keeps.
       z3::expr ops = st.reg(argument(2));
       z3::expr at = code_.opsLiteral ? *code_.opsLiteral : code_.symbols.at(*cb.ops);
-      z3::expr want = addresses_.rewrite(caller().peek(at, abi_.pointerBytes));
+      z3::expr want = addresses_.rewrite(literalAsRead(st, at, abi_.pointerBytes));
       if (abi_.pointerBytes * 8 < st.width()) want = z3::sext(want, st.width() - abi_.pointerBytes * 8);
       std::string sym = cb.ops ? *cb.ops : "F's ops literal";
       violation(w, ops != want, [ops, want, sym, a2](const z3::model& m) {
