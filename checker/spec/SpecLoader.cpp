@@ -142,11 +142,13 @@ NameTable<uint8_t> abiTable(const Target& t) {
   return out;
 }
 const NameTable<Endian> kEndians{{"big", Endian::Big}, {"little", Endian::Little}};
-const NameTable<EffectKind> kEffects{{"cp0-write", EffectKind::SystemWrite},
-                                           {"interrupt-enable", EffectKind::InterruptEnable},
-                                           {"cache", EffectKind::CacheOp},
-                                           {"tlb", EffectKind::Tlb},
-                                           {"wait", EffectKind::Wait}};
+// The names the counterexamples' hints give (model/Effect.h), so a hint
+// names only what the loader accepts.
+const NameTable<EffectKind> kEffects = [] {
+  NameTable<EffectKind> t;
+  for (EffectKind k : kAllowableEffects) t.push_back({std::string(name(k)), k});
+  return t;
+}();
 const NameTable<Expect> kExpects{{"safe", Expect::Safe}, {"unsafe", Expect::Unsafe}};
 const NameTable<FetchKind> kFetchKinds{
     {"sc", FetchKind::Sc}, {"weak", FetchKind::Weak}, {"stale", FetchKind::Stale}, {"arm", FetchKind::Arm},
