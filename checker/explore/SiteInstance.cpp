@@ -222,13 +222,10 @@ std::variant<SiteInstance, Diagnostics> SiteInstance::make(const Spec& spec, con
   for (auto& [key, code] : std::get<TrampolineSet>(codes)) {
     code.allowedEffects = spec.allowedEffects;
     if (code.encodingUndecided && !s.placementUndecided_) s.placementUndecided_ = code.encodingUndecided;
-    if (placed.insert(code.contract.symbol).second) {
-      auto named = spec.trampolineWhere.find(code.contract.symbol);
-      SourceLocation at = named != spec.trampolineWhere.end() ? named->second : SourceLocation{spec.path, 1, 1};
-      for (const z3::expr& e : code.constraints)
-        s.assume(e, at, "trampoline " + code.contract.symbol +
-                            "'s code and symbols lie in their regions, apart from the site and each other");
-    }
+    if (placed.insert(code.contract.symbol).second)
+      for (size_t k = 0; k < code.constraints.size(); ++k)
+        s.assume(code.constraints[k], code.origins[k].first,
+                 "trampoline " + code.contract.symbol + ": " + code.origins[k].second);
     s.trampolines_.emplace(key, std::move(code));
   }
   if (checked) {
@@ -266,13 +263,31 @@ Diagnostics SiteInstance::checkPlacement(Prover& prover) {
       placementUndecided_ = "whether any placement satisfies the constraints: " + prover.lastUnknownReason();
     return {};
   }
+  // One message per line of the core (several facts may come
+  // from one clause: a range and its narrowed form), each clause once.
+  std::vector<std::pair<SourceLocation, std::string>> clauses;
+  auto seen = [&](const std::pair<SourceLocation, std::string>& o) {
+    for (const auto& [at, what] : clauses)
+      if (what == o.second && at.file == o.first.file && at.line == o.first.line && at.column == o.first.column)
+        return true;
+    return false;
+  };
+  for (size_t i : conflict)
+    if (!seen(origins[i])) clauses.push_back(origins[i]);
   Diagnostics out;
-  for (size_t i : conflict) {
+  for (size_t i = 0; i < clauses.size(); ++i) {
+    bool lineSaid = false;  // one message per line: the others are in its "together with"
+    for (size_t j = 0; j < i; ++j)
+      lineSaid = lineSaid || (clauses[j].first.file == clauses[i].first.file &&
+                              clauses[j].first.line == clauses[i].first.line);
+    if (lineSaid) continue;
     std::string others;
-    for (size_t j : conflict)
-      if (j != i) others += (others.empty() ? "" : "; ") + origins[j].second;
-    out.push_back({origins[i].first, "no placement of the symbols satisfies every constraint (" + target_.str() +
-                                         "), so no proof can be made: " + origins[i].second +
+    for (size_t j = 0; j < clauses.size(); ++j)
+      if (j != i && clauses[j].second != clauses[i].second &&
+          others.find(clauses[j].second) == std::string::npos)
+        others += (others.empty() ? "" : "; ") + clauses[j].second;
+    out.push_back({clauses[i].first, "no placement of the symbols satisfies every constraint (" + target_.str() +
+                                         "), so no proof can be made: " + clauses[i].second +
                                          (others.empty() ? "" : ", together with: " + others)});
   }
   if (out.empty())
