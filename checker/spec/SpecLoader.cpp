@@ -534,9 +534,9 @@ class SpecLoader {
       if (const toml::node* n = fields->get("align")) {
         auto a = integer(*n, "align");
         if (a && (*a < int64_t(codeAlign_) || !isPowerOfTwo(uint64_t(*a)))) {
-          error(at(*n), "align must be a power of two >= " + std::to_string(codeAlign_) +
-                            " (the alignment of every instruction of " + spec_.target.str() + "), not " +
-                            std::to_string(*a));
+          error(at(*n), "align must be a power of two >= " + std::to_string(codeAlign_) + ", not " +
+                            std::to_string(*a) + " (every " + spec_.target.str() + " instruction is aligned to " +
+                            std::to_string(codeAlign_) + ")");
           ok = false;
         } else if (a) {
           s.align = uint64_t(*a);
