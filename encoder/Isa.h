@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "encoder/Assembly.h"
+#include "encoder/KernelVersion.h"
 #include "encoder/Target.h"
 
 namespace patchcheck {
@@ -85,6 +86,9 @@ class IsaPlugin {
   // The libraries the plug-in encodes or decodes with, and their versions
   // ("Zydis 4.0.0"): part of the checker build a certificate names.
   virtual std::string libraryVersions() const { return {}; }
+  // The alignment every instruction address has (MIPS, arm64: 4): the
+  // smallest `align` a code symbol may have, and its default.
+  virtual unsigned codeAlignment() const { return 4; }
   // The length of a site's patch unit, the bytes a writer replaces at
   // once (MIPS: one 4-byte instruction word).
   virtual unsigned patchUnitBytes(const Target&) const = 0;
@@ -118,10 +122,22 @@ class IsaPlugin {
   // if the ISA has such a protocol. The model reports its execution as a
   // FaultKind::Break at its address.
   virtual std::optional<std::string_view> patchBreakpoint() const { return std::nullopt; }
-  // Why the breakpoint handler cannot emulate `insn` as the new instruction
-  // of a breakpointed address (the kernel refuses to patch it), if so.
-  virtual std::optional<std::string> breakpointRefuses(const Unit& insn) const {
-    (void)insn;
+  // Is this assembled unit that breakpoint, by its bytes (however it was
+  // spelt: x86 `int3`, `INT3`, `.byte 0xcc`)?
+  virtual bool isPatchBreakpoint(const Unit& u) const {
+    (void)u;
+    return false;
+  }
+  // Why the breakpoint handler of `kernel` cannot emulate `insn` as the
+  // new instruction of a breakpointed address (the kernel refuses to patch
+  // it), if so.
+  virtual std::optional<std::string> breakpointRefuses(const Unit& insn, KernelVersion kernel) const {
+    (void)insn, (void)kernel;
+    return std::nullopt;
+  }
+  // Why the plug-in cannot say what that kernel's handler emulates, if so.
+  virtual std::optional<std::string> breakpointKernelProblem(KernelVersion kernel) const {
+    (void)kernel;
     return std::nullopt;
   }
 

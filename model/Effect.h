@@ -23,6 +23,12 @@ enum class EffectKind {
 };
 // The name a spec's [site] allow_effects uses ("cp0-write", "cache").
 std::string_view name(EffectKind);
+// The kinds `[site] allow_effects` may name. Not the harmless ones
+// (barriers, CP0 reads: always allowed), not eret (it leaves the pass), not
+// Other (an effect the model does not understand, e.g. MIPS wrpgpr's write
+// to another shadow register set: never harmless).
+inline constexpr EffectKind kAllowableEffects[] = {EffectKind::SystemWrite, EffectKind::InterruptEnable,
+                                                   EffectKind::CacheOp, EffectKind::Tlb, EffectKind::Wait};
 
 // What an effect means to a memory model that runs several CPUs (`patchcheck
 // litmus`): the plug-in says it, the runner never reads instruction text.

@@ -12,6 +12,7 @@ namespace patchcheck {
 
 uint64_t valueIn(const z3::model& m, const z3::expr& e) {
   z3::expr v = m.eval(e, true);
+  if (v.is_bool()) return v.is_true() ? 1 : 0;  // a flag (x86 df): 1 when set
   uint64_t out = 0;
   if (v.is_numeral()) v.is_numeral_u64(out);
   return out;

@@ -1,29 +1,29 @@
 #include "checker/explore/Breakpoints.h"
 
 namespace patchcheck {
-namespace {
-
-std::string trimmed(const std::string& s) {
-  size_t b = s.find_first_not_of(" \t"), e = s.find_last_not_of(" \t");
-  return b == std::string::npos ? "" : s.substr(b, e - b + 1);
-}
-
-}  // namespace
 
 std::variant<Breakpoints, Diagnostics> transitionBreakpoints(const SiteInstance& site, const TransitionSpec& t) {
   Breakpoints out;
   Diagnostics errs;
-  auto trap = site.target().isa->patchBreakpoint();
-  if (!trap || !site.spec().byteUnits) return out;
+  const IsaPlugin& isa = *site.target().isa;
+  if (!isa.patchBreakpoint() || !site.spec().byteUnits) return out;
   for (const StepSpec& s : t.steps) {
     // text_poke_bp publishes the new instruction of each address it
     // writes the breakpoint at; its handler emulates that instruction.
-    if (s.kind != StepSpec::Kind::Write || !s.interim || trimmed(s.interim->text) != *trap) continue;
+    // The breakpoint is known by its bytes, however the spec spells it.
+    if (s.kind != StepSpec::Kind::Write || !s.interim) continue;
+    auto written = site.interim(*s.interim, s.index);
+    if (auto* e = std::get_if<Diagnostics>(&written)) {
+      errs.insert(errs.end(), e->begin(), e->end());
+      continue;
+    }
+    const WordImage& byte = std::get<WordImage>(written);
+    if (!isa.isPatchBreakpoint(byte.whole ? byte.whole->assembled : byte.assembled)) continue;
     const auto& starts = site.instructions(t.to);
     auto at = starts.find(s.index);
     if (at == starts.end()) continue;
     if (site.spec().model.breakpoint == ModelSpec::Breakpoint::Emulate)
-      if (auto why = site.target().isa->breakpointRefuses(at->second->assembled)) {
+      if (auto why = isa.breakpointRefuses(at->second->assembled, site.spec().model.breakpointKernel)) {
         errs.push_back({s.where, "'" + s.text + "': " + *why + " (at " + site.spec().unitName(s.index) + " of '" +
                                      t.to + "'; [model] int3_handler = \"skip\" or \"none\" model other handlers)"});
         continue;

@@ -13,8 +13,10 @@ std::optional<std::string> forbiddenEffect(const SideEffect& e, const std::set<E
       break;
   }
   if (allowed.count(e.kind)) return std::nullopt;
-  return "privileged side effect: '" + e.what + "' (" + std::string(name(e.kind)) +
-         "); allow it with [site] allow_effects = [\"" + std::string(name(e.kind)) + "\"]";
+  std::string what = "privileged side effect: '" + e.what + "' (" + std::string(name(e.kind)) + ")";
+  for (EffectKind k : kAllowableEffects)
+    if (k == e.kind) return what + "; allow it with [site] allow_effects = [\"" + std::string(name(k)) + "\"]";
+  return what + ": no [site] allow_effects name covers it (the model cannot tell what it changes)";
 }
 
 }  // namespace patchcheck

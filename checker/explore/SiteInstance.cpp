@@ -1,5 +1,6 @@
 #include "checker/explore/SiteInstance.h"
 
+#include <array>
 #include <set>
 
 #include "checker/explore/PlacedSymbol.h"
@@ -100,7 +101,13 @@ std::variant<SiteInstance, Diagnostics> SiteInstance::make(const Spec& spec, con
       }
       SourceLocation at = sym ? sym->where : spec.functionWhere;
       std::string range = "[" + hex(r->lo) + ", " + hex(r->hi) + "]";
-      uint64_t align = sym ? sym->align : 4;
+      uint64_t align = sym ? sym->align : t.isa->codeAlignment();
+      // A target other than the spec's own (--isa) may need more.
+      if (align < t.isa->codeAlignment()) {
+        errs.push_back({at, "symbol '" + n + "' is aligned to " + std::to_string(align) + " bytes, but every " +
+                                t.str() + " instruction is aligned to " + std::to_string(t.isa->codeAlignment())});
+        continue;
+      }
       PlacementFacts placed = placementFacts(term, n, signExtendedValue(r->lo, t),
                                              signExtendedValue(r->hi, t), align);
       s.assume(placed.range, at, n + " lies in " + regionName + " " + range);
@@ -157,13 +164,13 @@ std::variant<SiteInstance, Diagnostics> SiteInstance::make(const Spec& spec, con
     std::vector<WordImage> images;
     unsigned site = spec.siteUnits();
     if (spec.byteUnits) {
-      // Instructions, each split into its bytes (a byte site has no body yet).
-      auto& starts = s.instructions_[st.name];
+      // Units, each split into its bytes (a byte site has no body yet).
+      std::vector<std::shared_ptr<const WordImage>> units;
       for (size_t i = 0; i < words.size(); ++i) {
-        auto whole = std::make_shared<const WordImage>(s.image(words[i], st.words[i].text));
-        starts[unsigned(images.size())] = whole;
-        for (unsigned k = 0; k < words[i].bytes; ++k) images.push_back(byteOf(whole, k, t));
+        units.push_back(std::make_shared<const WordImage>(s.image(words[i], st.words[i].text)));
+        for (unsigned k = 0; k < words[i].bytes; ++k) images.push_back(byteOf(units.back(), k, t));
       }
+      s.instructions_[st.name] = s.decode(units, images);
       s.states_[st.name] = std::move(images);
       continue;
     }
@@ -222,13 +229,10 @@ std::variant<SiteInstance, Diagnostics> SiteInstance::make(const Spec& spec, con
   for (auto& [key, code] : std::get<TrampolineSet>(codes)) {
     code.allowedEffects = spec.allowedEffects;
     if (code.encodingUndecided && !s.placementUndecided_) s.placementUndecided_ = code.encodingUndecided;
-    if (placed.insert(code.contract.symbol).second) {
-      auto named = spec.trampolineWhere.find(code.contract.symbol);
-      SourceLocation at = named != spec.trampolineWhere.end() ? named->second : SourceLocation{spec.path, 1, 1};
-      for (const z3::expr& e : code.constraints)
-        s.assume(e, at, "trampoline " + code.contract.symbol +
-                            "'s code and symbols lie in their regions, apart from the site and each other");
-    }
+    if (placed.insert(code.contract.symbol).second)
+      for (size_t k = 0; k < code.constraints.size(); ++k)
+        s.assume(code.constraints[k], code.origins[k].first,
+                 "trampoline " + code.contract.symbol + ": " + code.origins[k].second);
     s.trampolines_.emplace(key, std::move(code));
   }
   if (checked) {
@@ -266,13 +270,31 @@ Diagnostics SiteInstance::checkPlacement(Prover& prover) {
       placementUndecided_ = "whether any placement satisfies the constraints: " + prover.lastUnknownReason();
     return {};
   }
+  // One message per line of the core (several facts may come
+  // from one clause: a range and its narrowed form), each clause once.
+  std::vector<std::pair<SourceLocation, std::string>> clauses;
+  auto seen = [&](const std::pair<SourceLocation, std::string>& o) {
+    for (const auto& [at, what] : clauses)
+      if (what == o.second && at.file == o.first.file && at.line == o.first.line && at.column == o.first.column)
+        return true;
+    return false;
+  };
+  for (size_t i : conflict)
+    if (!seen(origins[i])) clauses.push_back(origins[i]);
   Diagnostics out;
-  for (size_t i : conflict) {
+  for (size_t i = 0; i < clauses.size(); ++i) {
+    bool lineSaid = false;  // one message per line: the others are in its "together with"
+    for (size_t j = 0; j < i; ++j)
+      lineSaid = lineSaid || (clauses[j].first.file == clauses[i].first.file &&
+                              clauses[j].first.line == clauses[i].first.line);
+    if (lineSaid) continue;
     std::string others;
-    for (size_t j : conflict)
-      if (j != i) others += (others.empty() ? "" : "; ") + origins[j].second;
-    out.push_back({origins[i].first, "no placement of the symbols satisfies every constraint (" + target_.str() +
-                                         "), so no proof can be made: " + origins[i].second +
+    for (size_t j = 0; j < clauses.size(); ++j)
+      if (j != i && clauses[j].second != clauses[i].second &&
+          others.find(clauses[j].second) == std::string::npos)
+        others += (others.empty() ? "" : "; ") + clauses[j].second;
+    out.push_back({clauses[i].first, "no placement of the symbols satisfies every constraint (" + target_.str() +
+                                         "), so no proof can be made: " + clauses[i].second +
                                          (others.empty() ? "" : ", together with: " + others)});
   }
   if (out.empty())
@@ -296,6 +318,67 @@ int64_t SiteInstance::beyond() const {
 WordImage SiteInstance::image(const Unit& w, const std::string& source) const {
   auto term = [this](const std::string& n) { return symbols_.at(n); };
   return WordImage{w, target_.isa->symbolic(w, target_, *ctx_, term), source, nullptr, 0};
+}
+
+std::map<unsigned, std::shared_ptr<const WordImage>> SiteInstance::decode(
+    const std::vector<std::shared_ptr<const WordImage>>& units, const std::vector<WordImage>& bytes) const {
+  std::map<unsigned, std::shared_ptr<const WordImage>> out;
+  std::map<unsigned, const std::shared_ptr<const WordImage>*> unitAt;  // by first byte
+  unsigned at = 0;
+  for (const auto& u : units) unitAt[at] = &u, at += u->assembled.bytes;
+  auto unitEnd = [&](unsigned p) {  // one past the unit that holds byte p
+    auto it = std::prev(unitAt.upper_bound(p));
+    return it->first + (*it->second)->assembled.bytes;
+  };
+  const unsigned n = unsigned(bytes.size());
+  for (unsigned p = 0; p < n;) {
+    std::vector<uint8_t> value;
+    std::array<bool, 16> symbolic{};
+    for (unsigned k = p; k < n && k - p < symbolic.size(); ++k) {
+      bool known = bytes[k].symbolic.knownMask == 0xff;
+      value.push_back(known ? uint8_t(bytes[k].symbolic.knownBits) : 0);
+      symbolic[k - p] = !known;
+    }
+    auto len = target_.isa->instructionLength(value, std::span<const bool>(symbolic.data(), value.size()), target_);
+    unsigned end = p + len.bytes;
+    bool decoded = len.kind == IsaPlugin::Length::Known && len.bytes > 0 && end <= n;
+    auto unit = unitAt.find(p);
+    if (decoded && unit != unitAt.end() && (*unit->second)->assembled.bytes == len.bytes) {
+      out[p] = *unit->second;  // the instruction is the spec's unit
+      p = end;
+      continue;
+    }
+    bool concrete = decoded;
+    for (unsigned k = p; concrete && k < end; ++k) concrete = !symbolic[k - p];
+    if (concrete) {
+      // Part of a unit (`.fill 5, 1, 0x90`) or across units (`.byte 0x66`,
+      // `nop`): the instruction is its bytes.
+      if (auto img = bytesImage(p, value, len.bytes, bytes[p].whole->assembled)) {
+        out[p] = img;
+        p = end;
+        continue;
+      }
+    }
+    // No instruction decodes here, or the placement decides which: the
+    // unit written here is taken as written, from its first byte.
+    if (unit != unitAt.end()) out[p] = *unit->second;
+    p = unitEnd(p);
+  }
+  return out;
+}
+
+std::shared_ptr<const WordImage> SiteInstance::bytesImage(unsigned p, const std::vector<uint8_t>& value,
+                                                          unsigned length, const Unit& from) const {
+  std::string text = ".byte ";
+  for (unsigned k = 0; k < length; ++k) text += (k ? ", " : "") + hex(value[k]);
+  AssemblyOptions o = assemblyOptions(*spec_, target_, unsigned(spec_->before.size()) + p);
+  auto r = target_.isa->assemble(text + "\n", spec_->path, o);
+  auto* program = std::get_if<Program>(&r);
+  if (!program || program->units.size() != 1) return nullptr;
+  Unit u = program->units.front();
+  u.where = from.where;
+  u.source = text + " (in '" + from.source + "')";
+  return std::make_shared<const WordImage>(image(u, u.source));
 }
 
 std::variant<WordImage, Diagnostics> SiteInstance::interim(const WordSpec& w, unsigned index) const {

@@ -105,6 +105,14 @@ class SiteInstance {
       : spec_(&s), target_(t),
         layout_(siteLayout(s, t)), ctx_(&c) {}
   WordImage image(const Unit&, const std::string& source) const;
+  // A byte site's state as the instructions a CPU decodes from its first
+  // byte (IsaPlugin::instructionLength), not as its source lines: `.fill
+  // 5, 1, 0x90` is five instructions.
+  std::map<unsigned, std::shared_ptr<const WordImage>> decode(const std::vector<std::shared_ptr<const WordImage>>& units,
+                                                              const std::vector<WordImage>& bytes) const;
+  // The instruction of `length` concrete bytes at site byte `p`, as `.byte`.
+  std::shared_ptr<const WordImage> bytesImage(unsigned p, const std::vector<uint8_t>& value, unsigned length,
+                                              const Unit& from) const;
   void assume(const z3::expr&, const SourceLocation&, const std::string& what);
   Diagnostics checkPlacement(Prover&);
 

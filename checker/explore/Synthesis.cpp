@@ -158,7 +158,7 @@ class Search {
         const auto& starts = site_.instructions(base_.to);
         auto at = starts.find(i);
         bool refused = at != starts.end() && spec_.model.breakpoint == ModelSpec::Breakpoint::Emulate &&
-                       site_.target().isa->breakpointRefuses(at->second->assembled);
+                       site_.target().isa->breakpointRefuses(at->second->assembled, spec_.model.breakpointKernel);
         if (trap && at != starts.end() && !refused) p.interims.push_back(WordSpec{std::string(*trap), base_.where});
         continue;
       }

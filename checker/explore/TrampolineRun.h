@@ -40,6 +40,9 @@ struct TrampolineCode {
   std::vector<TrampolineWord> words;
   std::map<std::string, z3::expr> symbols;  // the contract's own symbols (callback, data)
   std::vector<z3::expr> constraints;  // their placement; the code apart from the site
+  // Where each constraint comes from and what it says (the contract's
+  // symbol line, the trampoline's file): an unsatisfiable placement names them.
+  std::vector<std::pair<SourceLocation, std::string>> origins;
   int64_t ipOffset = 0;               // ip = resume + ipOffset for this spec's function
   std::set<EffectKind> allowedEffects;  // the spec's [site] allow_effects
   std::optional<z3::expr> opsLiteral;   // CALL_OPS: the address of F's ops pointer

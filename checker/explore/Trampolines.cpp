@@ -10,6 +10,7 @@
 #include "checker/spec/ContractFile.h"
 #include "checker/spec/Regions.h"
 #include "checker/spec/SpecTree.h"
+#include "encoder/Hex.h"
 #include "encoder/Isa.h"
 #include "model/IsaModel.h"
 
@@ -77,7 +78,8 @@ class Loader {
     if (!errors_.empty()) return errors_;
     std::vector<TrampolineCode> out;
     for (const TrampolineContract& entry : contract_.entries) {
-      TrampolineCode code{entry, base(), words, symbols_, constraints_, ipOffset_, {}, std::nullopt, encodingUndecided_};
+      TrampolineCode code{entry,     base(), words,       symbols_, constraints_, origins_,
+                          ipOffset_, {},     std::nullopt, encodingUndecided_};
       if (const auto& k = entry.callback.callOps)
         code.opsLiteral = site_.symbol(site_.spec.function) + c_.bv_val(uint64_t(k->literal), 64);
       code.contract.source = treeName(site_.spec.root, files_.assembly);
@@ -98,6 +100,12 @@ class Loader {
   std::optional<std::string> encodingUndecided_;  // TrampolineCode::encodingUndecided
   std::map<std::string, z3::expr> symbols_;  // the contract's symbols (and spec ones it uses)
   std::vector<z3::expr> constraints_;
+  std::vector<std::pair<SourceLocation, std::string>> origins_;  // of each constraint
+
+  void constrain(const z3::expr& e, const SourceLocation& where, const std::string& what) {
+    constraints_.push_back(e);
+    origins_.push_back({where, what});
+  }
   int64_t ipOffset_ = 0;
   uint64_t codeBytes_ = 0;  // from the symbol to the end of the last unit
   std::string sourceSha256_;  // of the assembly as read and assembled
@@ -109,6 +117,13 @@ class Loader {
     if (auto it = symbols_.find(name); it != symbols_.end()) return it->second;
     if (auto it = site_.symbols.find(name); it != site_.symbols.end()) return it->second;
     return std::nullopt;
+  }
+
+  // The contract's line for one of its symbols, else `otherwise`.
+  SourceLocation symbolWhere(const std::string& name, const SourceLocation& otherwise) const {
+    for (const ContractSymbol& s : contract_.symbols)
+      if (s.name == name) return s.where;
+    return otherwise;
   }
 
   void placeSymbols() {
@@ -133,9 +148,12 @@ class Loader {
       } else {
         z3::expr x = c_.bv_const(s.name.c_str(), 64);
         PlacementFacts placed = placementFacts(x, s.name, r->lo, r->hi, s.align);
-        constraints_.push_back(placed.range);
-        constraints_.insert(constraints_.end(), placed.aligned.begin(), placed.aligned.end());
-        constraints_.insert(constraints_.end(), placed.narrowed.begin(), placed.narrowed.end());
+        std::string range = "[" + hex(r->lo) + ", " + hex(r->hi) + "]";
+        std::string aligned = std::to_string(s.align) + " bytes";
+        constrain(placed.range, s.where, s.name + " lies in " + r->name + " " + range);
+        for (const z3::expr& e : placed.aligned) constrain(e, s.where, s.name + " is aligned to " + aligned);
+        for (const z3::expr& e : placed.narrowed)
+          constrain(e, s.where, s.name + " lies in " + r->name + " " + range + ", aligned to " + aligned);
         symbols_.emplace(s.name, x);
       }
     }
@@ -276,7 +294,7 @@ class Loader {
     for (const FailedCondition& f : failingConditions(prover, conditions)) {
       const auto& [w, why] = owner[f.index];
       if (!f.where) {  // as for the site's words (SiteInstance::make): UNKNOWN at most, placed where it fits
-        constraints_.push_back(conditions[f.index]);
+        constrain(conditions[f.index], w->where, "'" + w->source + "' fits its encoding: " + why);
         if (!encodingUndecided_)
           encodingUndecided_ = "whether '" + w->source + "' (" + w->where.file + ":" + std::to_string(w->where.line) +
                                ") can be encoded for every placement (" + t_.str() + "): it needs " + why + "; " +
@@ -298,8 +316,11 @@ class Loader {
     z3::expr f = site_.symbol(site_.spec.function);
     z3::expr siteStart = f + c_.bv_val(uint64_t(site_.regionStart), 64);
     z3::expr siteEnd = f + c_.bv_val(uint64_t(site_.regionEnd), 64);
-    constraints_.push_back(z3::ult(t, end));
-    constraints_.push_back(z3::ule(end, siteStart) || z3::ule(siteEnd, t));
+    SourceLocation code{files_.assembly, 1, 1};
+    std::string bytes = symbol_ + "'s code (" + std::to_string(codeBytes_) + " bytes)";
+    const std::string& fn = site_.spec.function;
+    constrain(z3::ult(t, end), code, bytes + " does not wrap around the address space");
+    constrain(z3::ule(end, siteStart) || z3::ule(siteEnd, t), code, bytes + " lies apart from " + fn + "'s site");
     std::vector<std::string> targets;  // where the code may go: apart from it and the site
     if (!contract_.entries.empty()) {
       const TrampolineCallback& cb = contract_.entries.front().callback;
@@ -309,8 +330,9 @@ class Loader {
     }
     for (const std::string& name : targets) {
       z3::expr cb = symbols_.at(name);
-      constraints_.push_back(z3::ult(cb, t) || z3::uge(cb, end));
-      constraints_.push_back(z3::ult(cb, siteStart) || z3::uge(cb, siteEnd));
+      SourceLocation at = symbolWhere(name, code);
+      constrain(z3::ult(cb, t) || z3::uge(cb, end), at, name + " lies apart from " + bytes);
+      constrain(z3::ult(cb, siteStart) || z3::uge(cb, siteEnd), at, name + " lies apart from " + fn + "'s site");
     }
     // What a tracer's write names is another function than the callback
     // and than every other such target (a livepatch's new function is no
@@ -318,13 +340,15 @@ class Loader {
     if (!contract_.entries.empty())
       for (const TrampolineRedirect& r : contract_.entries.front().callback.redirects)
         for (const std::string& other : targets)
-          if (other != r.target) constraints_.push_back(symbols_.at(r.target) != symbols_.at(other));
+          if (other != r.target)
+            constrain(symbols_.at(r.target) != symbols_.at(other), symbolWhere(r.target, code),
+                      r.target + " and " + other + " are different functions");
     for (const auto& [name, other] : site_.symbols)  // other functions the spec names
-      if (name != symbol_ && name != site_.spec.function)
-        constraints_.push_back(z3::ult(other, t) || z3::uge(other, end));
+      if (name != symbol_ && name != fn)
+        constrain(z3::ult(other, t) || z3::uge(other, end), code, name + " (the spec's) lies apart from " + bytes);
     if (!t_.wide())
-      for (const z3::expr& x : {t, f})
-        constraints_.push_back(z3::sext(x.extract(31, 0), 32) == x);
+      for (const auto& [x, n] : {std::pair{t, symbol_}, std::pair{f, fn}})
+        constrain(z3::sext(x.extract(31, 0), 32) == x, code, n + " is a sign-extended 32-bit address");
   }
 };
 

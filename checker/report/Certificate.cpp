@@ -79,6 +79,7 @@ nlohmann::json certificateInputs(const Spec& spec, unsigned timeoutMs) {
     using B = ModelSpec::Breakpoint;
     B b = spec.model.breakpoint;
     c["model"]["int3_handler"] = b == B::Emulate ? "emulate" : b == B::Skip ? "skip" : "none";
+    if (!spec.model.breakpointKernel.newest()) c["model"]["int3_kernel"] = spec.model.breakpointKernel.str();
   }
   return c;
 }

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "encoder/Diagnostic.h"
+#include "encoder/KernelVersion.h"
 #include "encoder/Target.h"
 #include "model/Effect.h"
 
@@ -22,7 +23,7 @@ struct SymbolSpec {
   std::string name;
   std::optional<uint64_t> value;  // concrete address
   std::string region;             // symbolic: the region it lies in
-  uint64_t align = 4;
+  uint64_t align = 4;              // the loader's default: the ISA's (IsaPlugin::codeAlignment)
   SourceLocation where;
 };
 
@@ -172,6 +173,9 @@ struct ModelSpec {
   // None (no handler: the trap is a fault).
   enum class Breakpoint { Emulate, Skip, None };
   Breakpoint breakpoint = Breakpoint::Emulate;
+  // `int3_kernel`: the Linux version whose handler emulates (which
+  // instructions it can; IsaPlugin::breakpointRefuses). Newest when unset.
+  KernelVersion breakpointKernel;
 };
 
 struct Spec {

@@ -143,11 +143,13 @@ NameTable<uint8_t> abiTable(const Target& t) {
   return out;
 }
 const NameTable<Endian> kEndians{{"big", Endian::Big}, {"little", Endian::Little}};
-const NameTable<EffectKind> kEffects{{"cp0-write", EffectKind::SystemWrite},
-                                           {"interrupt-enable", EffectKind::InterruptEnable},
-                                           {"cache", EffectKind::CacheOp},
-                                           {"tlb", EffectKind::Tlb},
-                                           {"wait", EffectKind::Wait}};
+// The names the counterexamples' hints give (model/Effect.h), so a hint
+// names only what the loader accepts.
+const NameTable<EffectKind> kEffects = [] {
+  NameTable<EffectKind> t;
+  for (EffectKind k : kAllowableEffects) t.push_back({std::string(name(k)), k});
+  return t;
+}();
 const NameTable<Expect> kExpects{{"safe", Expect::Safe}, {"unsafe", Expect::Unsafe}};
 const NameTable<FetchKind> kFetchKinds{
     {"sc", FetchKind::Sc}, {"weak", FetchKind::Weak}, {"stale", FetchKind::Stale}, {"arm", FetchKind::Arm},
@@ -232,7 +234,10 @@ class SpecLoader {
  private:
   Spec spec_;
   Diagnostics errors_;
-  bool unitsUnknown_ = false;  // a [site] before entry was bad: states cannot be counted
+  bool unitsUnknown_ = false;
+  // The alignment every target's instructions have (IsaPlugin::codeAlignment):
+  // the smallest `align` and the default.
+  uint64_t codeAlign_ = 4;  // a [site] before entry was bad: states cannot be counted
   std::vector<std::string> regionNames_{"kernel-text", "module-text"};
 
   // ---- positions and errors
@@ -416,6 +421,8 @@ class SpecLoader {
     if (const toml::node* n = t->get("matrix"))
       if (const toml::array* a = array(*n, "matrix"))
         for (const toml::node& e : *a) matrixEntry(e);
+    codeAlign_ = spec_.target.isa->codeAlignment();
+    for (const Target& m : spec_.matrix) codeAlign_ = std::max<uint64_t>(codeAlign_, m.isa->codeAlignment());
   }
 
   void matrixEntry(const toml::node& n) {
@@ -526,7 +533,7 @@ class SpecLoader {
   void loadSymbols(const toml::table& t) {
     for (auto&& [key, value] : t) {
       std::string name(key.str());
-      SymbolSpec s{name, std::nullopt, "", 4, at(key)};
+      SymbolSpec s{name, std::nullopt, "", codeAlign_, at(key)};
       if (!isIdentifier(name)) error(at(key), "'" + name + "' is not a symbol name");
       const toml::table* fields = value.as_table();
       if (!fields) {
@@ -546,8 +553,10 @@ class SpecLoader {
       }
       if (const toml::node* n = fields->get("align")) {
         auto a = integer(*n, "align");
-        if (a && (*a < 4 || !isPowerOfTwo(uint64_t(*a)))) {
-          error(at(*n), "align must be a power of two >= 4, not " + std::to_string(*a));
+        if (a && (*a < int64_t(codeAlign_) || !isPowerOfTwo(uint64_t(*a)))) {
+          error(at(*n), "align must be a power of two >= " + std::to_string(codeAlign_) + ", not " +
+                            std::to_string(*a) + " (every " + spec_.target.str() + " instruction is aligned to " +
+                            std::to_string(codeAlign_) + ")");
           ok = false;
         } else if (a) {
           s.align = uint64_t(*a);
@@ -567,14 +576,15 @@ class SpecLoader {
         ok = false;
       }
       if (ok) spec_.symbols.push_back(std::move(s));
-      else spec_.symbols.push_back({name, std::nullopt, "kernel-text", 4, at(key)});  // no cascade
+      else spec_.symbols.push_back({name, std::nullopt, "kernel-text", codeAlign_, at(key)});  // no cascade
     }
   }
 
-  // F is symbolic in kernel-text, word-aligned, unless [symbols] says otherwise.
+  // F is symbolic in kernel-text, aligned as the ISA's instructions are,
+  // unless [symbols] says otherwise.
   void addFunctionSymbol() {
     if (!spec_.symbol(spec_.function))
-      spec_.symbols.push_back({spec_.function, std::nullopt, "kernel-text", 4, spec_.functionWhere});
+      spec_.symbols.push_back({spec_.function, std::nullopt, "kernel-text", codeAlign_, spec_.functionWhere});
   }
 
   std::vector<std::string> symbolNames() const {
@@ -694,7 +704,7 @@ class SpecLoader {
 
   void loadModel(const toml::table& t) {
     onlyKeys(t, {"fetch", "cache_type", "line_bytes", "preemption", "delay_slot_interrupts", "unpredictable",
-                 "int3_handler"},
+                 "int3_handler", "int3_kernel"},
              "in [model]");
     ModelSpec& m = spec_.model;
     if (const toml::node* n = t.get("fetch"))
@@ -733,6 +743,24 @@ class SpecLoader {
         error(at(*n), "int3_handler applies to x86 sites (text_poke_bp's breakpoint), not " +
                           std::string(spec_.target.isa->family()));
       else if (auto b = choice(*n, "int3_handler", kBreakpoints)) m.breakpoint = *b;
+    }
+    if (const toml::node* n = t.get("int3_kernel")) {
+      auto v = string(*n, "int3_kernel");
+      auto k = v ? KernelVersion::parse(*v) : std::nullopt;
+      auto problem = k ? spec_.target.isa->breakpointKernelProblem(*k) : std::nullopt;
+      if (!v) {
+      } else if (spec_.target.isa->patchBreakpoint() != std::optional<std::string_view>("int3")) {
+        error(at(*n), "int3_kernel applies to x86 sites (text_poke_bp's breakpoint), not " +
+                          std::string(spec_.target.isa->family()));
+      } else if (m.breakpoint != ModelSpec::Breakpoint::Emulate) {
+        error(at(*n), "int3_kernel says which instructions the handler emulates; it needs int3_handler = \"emulate\"");
+      } else if (!k) {
+        error(at(*n), "int3_kernel must be a Linux version MAJOR.MINOR such as \"6.3\", not '" + *v + "'");
+      } else if (problem) {
+        error(at(*n), "int3_kernel = \"" + k->str() + "\": " + *problem);
+      } else {
+        m.breakpointKernel = *k;
+      }
     }
     if (const toml::node* n = t.get("unpredictable"))
       if (auto u = choice(*n, "unpredictable", kUnpredictable)) m.unpredictableAsHardware = *u;

@@ -36,6 +36,10 @@ SpecTree locateSpecTree(const std::string& specPath) {
 std::string treeName(const std::string& root, const std::string& file) {
   fs::path rel = absoluteOf(file).lexically_relative(absoluteOf(root));
   if (rel.empty()) return fs::path(file).filename().generic_string();
+  // An absolute path outside the tree stays as given: named from the
+  // tree's root it would change whenever the spec moved.
+  bool outside = rel.begin() != rel.end() && *rel.begin() == "..";
+  if (outside && fs::path(file).is_absolute()) return normal(file).generic_string();
   return rel.generic_string();
 }
 

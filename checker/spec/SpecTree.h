@@ -21,7 +21,9 @@ struct SpecTree {
 SpecTree locateSpecTree(const std::string& specPath);
 
 // `file` as the tree names it: relative to `root`, '/'-separated, without
-// "." or ".." where the file lies inside the tree.
+// "." or ".." where the file lies inside the tree. An absolute `file`
+// outside the tree is named as given (normalised), so a table's bytes do
+// not depend on where the spec lies.
 std::string treeName(const std::string& root, const std::string& file);
 
 }  // namespace patchcheck

@@ -100,6 +100,33 @@ TEST_CASE("tables are byte-identical across runs and --jobs", "[output_table]") 
   CHECK(json::parse(readFile(a.file("out/mips-patchable-entry.json")))["targets"].size() == 8);
 }
 
+TEST_CASE("a table of a spec whose trampoline path is absolute does not change when the spec moves",
+          "[output_table]") {
+  // The trampolines lie outside both spec trees; tabled from two folders
+  // at different depths, the table names them as given, not through
+  // "../" steps from wherever the spec sits.
+  TempDir code, a, b;
+  REQUIRE(sh("cp -r " + std::string(PATCHCHECK_SOURCE_DIR) + "/trampolines " + code.path()).status == 0);
+  std::string spec = readFile(kSpec);
+  const std::string relative = "\"mips/ftrace_regs_caller.S\"";
+  REQUIRE(spec.find(relative) != std::string::npos);
+  spec.replace(spec.find(relative), relative.size(), "\"" + code.file("trampolines/mips/ftrace_regs_caller.S") + "\"");
+  REQUIRE(sh("mkdir -p " + b.file("deeper/still")).status == 0);
+  std::string at[] = {a.path(), b.file("deeper/still")};
+  for (const std::string& dir : at) {
+    writeFile(dir + "/spec.toml", spec);
+    REQUIRE(sh("cd " + dir + " && " + cli("table spec.toml -o out")).status == 0);
+  }
+  for (const char* f : {"/out/mips-patchable-entry.json", "/out/mips-patchable-entry.h"}) {
+    INFO(f);
+    std::string x = readFile(at[0] + f), y = readFile(at[1] + f);
+    CHECK(!x.empty());
+    CHECK(x == y);
+  }
+  CHECK_THAT(readFile(at[0] + "/out/mips-patchable-entry.json"),
+             Catch::Matchers::Contains(code.file("trampolines/mips/ftrace_regs_caller_64.S")));
+}
+
 TEST_CASE("verify-table accepts a fresh table and catches a flipped bit, a swapped order, an edited spec",
           "[output_table]") {
   TempDir dir;

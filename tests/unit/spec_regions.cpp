@@ -3,6 +3,8 @@
 // serve (relocation overflow).
 #include <catch2/catch.hpp>
 
+#include <set>
+
 #include "checker/explore/SiteInstance.h"
 #include "checker/spec/Regions.h"
 #include "encoder/mips/Plugin.h"
@@ -147,4 +149,32 @@ TEST_CASE("a branch to a symbolic address that may be misaligned is a relocation
       siteSpec("isa = \"mips32r2\"", "F = { in = \"near\" }\nT = { in = \"near\", align = 4 }\n" + near, "b T + 2"));
   CHECK_THAT(e, Catch::Matchers::Contains("branch target T+0x2 is word-aligned"));
   CHECK_THAT(e, Catch::Matchers::Contains("relocation overflow"));
+}
+
+TEST_CASE("a placement a trampoline contract's symbols make impossible is reported once, at the contract's line",
+          "[spec_regions]") {
+  // tests/data/soundness/contract-unplaceable.toml: the contract puts its
+  // callback cb in two bytes that hold no 16-aligned address.
+  auto loaded = loadSpec(std::string(PATCHCHECK_TEST_DATA) + "/soundness/contract-unplaceable.toml");
+  REQUIRE(std::holds_alternative<Spec>(loaded));
+  const Spec& spec = std::get<Spec>(loaded);
+  z3::context c;
+  auto site = SiteInstance::make(spec, spec.target, c);
+  REQUIRE(std::holds_alternative<Diagnostics>(site));
+  const Diagnostics& d = std::get<Diagnostics>(site);
+  REQUIRE_FALSE(d.empty());
+  std::set<std::string> said;
+  for (const Diagnostic& e : d) {
+    INFO(e.str());
+    CHECK(said.insert(e.str()).second);  // no message twice
+    CHECK_THAT(e.where.file, Catch::Matchers::EndsWith("trampolines/mips/unplaceable.toml"));
+    CHECK(e.where.line == 18);  // cb's line, not the spec's [trampolines]
+    CHECK_THAT(e.message, Catch::Matchers::Contains("trampoline tramp: cb "));
+    // The clause it names is not repeated among the others.
+    size_t made = e.message.find("so no proof can be made: "), with = e.message.find(", together with: ");
+    if (made != std::string::npos && with != std::string::npos) {
+      std::string clause = e.message.substr(made + 25, with - made - 25);
+      CHECK(e.message.find(clause, with) == std::string::npos);
+    }
+  }
 }

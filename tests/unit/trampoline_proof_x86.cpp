@@ -106,6 +106,9 @@ TEST_CASE("every buggy x86 trampoline fails its proof, naming the broken rule", 
       {"save_below_sp.S", "ftrace_caller", "pt_regs' rax|rax is not restored"},
       {"ignores_rip.S", "ftrace_regs_caller", "but the tracer's frame says"},
       {"direct_full_restore.S", "ftrace_regs_caller", "but the tracer's frame says|sysflags|jumps to"},
+      // The flag's values as the counterexample holds them (a flag is a
+      // Boolean term: it once printed 0x0 on both sides).
+      {"sets_df.S", "ftrace_stub_direct_tramp", "df is not restored: 0x0 at F's entry, 0x1 at the resume address"},
   };
   for (const auto& [file, symbol, rules] : cases) {
     INFO(file);
