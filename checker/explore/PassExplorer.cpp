@@ -547,8 +547,76 @@ class Explorer final : public Executor<Node>::Client {
     if (k) {
       std::vector<Violation> regs = contractRegisters(x, *k);
       v.insert(v.end(), regs.begin(), regs.end());
+      if (auto code = s_.site->trampolines().find(loc.symbol); code != s_.site->trampolines().end())
+        if (auto ops = opsLiteralViolation(code->second)) v.push_back(*ops);
     }
     return v;
+  }
+
+  // CALL_OPS: the trampoline's proof takes F's ops literal to point to a
+  // struct ftrace_ops ([call_ops]: ops->func the callback, direct_call 0 or
+  // the direct trampoline). A modular proof may rely on that only when
+  // every version of the literal a later load may read names a data symbol
+  // the spec declares: not a numeral (`.quad 0`: ftrace_caller would load
+  // ops->direct_call from address 184), not F or any code the spec calls or
+  // enters, not an expression. Every version of the literal in this pass's
+  // site counts: the trampoline loads it after the pass enters, at any
+  // later time.
+  std::optional<Violation> opsLiteralViolation(const TrampolineCode& code) const {
+    if (!code.contract.callback.callOps || !code.opsLiteral) return std::nullopt;
+    const Spec& spec = s_.site->spec();
+    std::vector<std::string> codeSymbols{spec.function};
+    for (const auto& [key, c] : s_.site->trampolines()) codeSymbols.push_back(c.contract.symbol);
+    auto addTargets = [&](const BehaviourSpec& b) {
+      for (const OutcomeSpec& o : b.alternatives)
+        if (!o.target.empty()) codeSymbols.push_back(o.target);
+    };
+    for (const auto& [name, b] : spec.behaviour) addTargets(b);
+    for (const TransitionSpec& t : spec.transitions)
+      if (t.allow) addTargets(*t.allow);
+    std::vector<std::pair<std::string, z3::expr>> structs;
+    for (const SymbolSpec& sym : spec.symbols)
+      if (std::find(codeSymbols.begin(), codeSymbols.end(), sym.name) == codeSymbols.end())
+        structs.emplace_back(sym.name, s_.site->symbol(sym.name));
+    z3::expr literal = code.opsLiteral->simplify();
+    z3::expr_vector bad(c_);
+    std::vector<std::pair<z3::expr, std::string>> shown;
+    for (unsigned u = 0; u < s_.site->spec().entryUnit(); ++u) {
+      if (!z3::eq(s_.site->unitAddress(u).simplify(), literal)) continue;
+      for (const WordImage& img : s_.versions[u]) {
+        z3::expr value = img.symbolic.term;
+        unsigned bits = value.get_sort().bv_size();
+        if (bits < 64) value = z3::sext(value, 64 - bits);
+        z3::expr_vector named(c_);
+        for (const auto& [name, at] : structs) named.push_back(value == at);
+        z3::expr none = named.empty() ? c_.bool_val(true) : !z3::mk_or(named);
+        bad.push_back(none);
+        shown.emplace_back(value, img.source);
+      }
+    }
+    if (bad.empty()) return std::nullopt;
+    z3::expr when = z3::mk_or(bad).simplify();
+    if (when.is_false()) return std::nullopt;
+    std::string entry = code.contract.symbol, unit = "F" + std::to_string(code.contract.callback.callOps->literal);
+    std::vector<z3::expr> terms;
+    std::vector<std::string> sources;
+    for (const auto& [value, source] : shown) terms.push_back(value), sources.push_back(source);
+    auto names = structs;
+    return Violation{when, [entry, unit, terms, sources, names](const z3::model& m) {
+                       std::string why;
+                       for (size_t i = 0; i < terms.size(); ++i) {
+                         bool some = false;
+                         for (const auto& [name, at] : names)
+                           some = some || m.eval(terms[i] == at, true).is_true();
+                         if (some) continue;
+                         why = "'" + sources[i] + "' (" + hex(u64(m.eval(terms[i], true))) + ")";
+                         break;
+                       }
+                       return "the pass enters " + entry + " while the ops literal at " + unit + " may hold " + why +
+                              ", which is no struct ftrace_ops the spec declares: " + entry +
+                              "'s proof takes the literal to point to one ([call_ops]); declare the struct in "
+                              "[symbols]";
+                     }};
   }
 
   // The trampoline's proof starts from the entry state its contract

@@ -155,10 +155,10 @@ TEST_CASE("gate with a baseline matches transitions between the same states by n
   CHECK(j["gate"]["checked_because"].empty());
   // The boot-time one changed (a range written as two): only it is checked.
   std::string text = readFile(dir.file("spec.toml"));
-  std::string from = "steps = [\"write 0..4\"]";
+  std::string from = "steps = [\"write 0..4\", \"sync_core\"]";
   size_t at = text.find(from);
   REQUIRE(at != std::string::npos);
-  text.replace(at, from.size(), "steps = [\"write 0..1\", \"write 2..4\"]");
+  text.replace(at, from.size(), "steps = [\"write 0..1\", \"write 2..4\", \"sync_core\"]");
   writeFile(dir.file("spec.toml"), text);
   Ran changed = sh("cd " + dir.path() + " && " + cli("gate --format json --baseline certified spec.toml"));
   CHECK(changed.status == 0);

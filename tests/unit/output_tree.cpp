@@ -179,7 +179,7 @@ TEST_CASE("command-line items: unknown command, --jobs 0, duplicate targets, one
     INFO(r.out);
     CHECK(r.status == 2);
     CHECK(r.out == spec + ":84:1: error: region 'xkphys' [0x9800000000000000, 0x98000000ffffffff] is not a range of "
-                          "32-bit addresses (mips32r2)\n");
+                          "32-bit addresses (mips32r2) [for mips32r2/o32, given on the command line]\n");
   }
   SECTION("check --matrix --summary ends with one summary line") {
     Ran r = sh(cli("check --matrix --summary " + kSource + "/specs/mips/patchable-entry.toml"));
