@@ -4,7 +4,7 @@ BUILD ?= build
 JOBS  ?= $(shell nproc)
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=RelWithDebInfo
 
-.PHONY: run test build deps test-deps bench sanitize fuzz mutate clean
+.PHONY: run test build deps test-deps inline-arm64 bench sanitize fuzz mutate clean
 
 deps:
 	@scripts/install-deps
@@ -46,6 +46,12 @@ fuzz: test-deps
 MUTANTS ?=
 mutate: test-deps
 	scripts/mutate $(MUTANTS)
+
+# Modular = inline on every arm64 spec, every transition, both byte orders:
+# minutes of CPU per spec, so not part of `make test` (which compares the
+# arm64 states alone).
+inline-arm64: build
+	$(BUILD)/tests/unit_tests "[trampoline_inline_arm64_full]"
 
 clean:
 	rm -rf $(BUILD) build-asan build-fuzz build-mutate

@@ -75,13 +75,13 @@ TEST_CASE("graph --transition picks a transition by its name; a FROM->TO two sha
   REQUIRE(bp.status == 0);
   std::string dot = readFile(dir.file("bp.dot"));
   CHECK(dot.find("text_poke_bp") != std::string::npos);
-  CHECK(dot.find("sync_core") != std::string::npos);
+  CHECK(dot.find("int3") != std::string::npos);
   Ran boot = sh(cli("graph " + spec + " --transition at_boot -o " + dir.file("boot.dot")), true);
   INFO(boot.out);
   REQUIRE(boot.status == 0);
   std::string bootDot = readFile(dir.file("boot.dot"));
   CHECK(bootDot.find("at_boot") != std::string::npos);
-  CHECK(bootDot.find("sync_core") == std::string::npos);
+  CHECK(bootDot.find("int3") == std::string::npos);  // a plain copy: no breakpoint
   Ran both = sh(cli("graph " + spec + " --transition 'nop->call' -o " + dir.file("both.dot")), true);
   CHECK(both.status == 2);
   CHECK(both.out.find("name one: at_boot, text_poke_bp") != std::string::npos);
