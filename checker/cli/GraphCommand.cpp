@@ -14,9 +14,35 @@
 namespace patchcheck {
 namespace {
 
+// What the picture holds, in `check`'s terms: the intermediate states
+// `check` counts are the contents along the writer's order (solid nodes);
+// the dashed ones are mixes a fetch may see when writes of one barrier
+// group land in another order.
+std::string graphSummary(const TransitionPicture& p) {
+  unsigned ordered = 0, unsafe = 0, unknown = 0;
+  for (const GraphNode& n : p.nodes) {
+    ordered += n.programOrder;
+    unsafe += n.unsafe.has_value();
+    unknown += n.undecided;
+  }
+  std::string s = std::to_string(p.intermediateStates) + " intermediate states";
+  if (ordered != p.intermediateStates) s += " (" + std::to_string(ordered) + " drawn)";
+  size_t mixes = p.nodes.size() - ordered;
+  if (mixes || p.mixesCut)
+    s += " and " + std::to_string(mixes) + (p.mixesCut ? "+" : "") + (mixes == 1 ? " mix" : " mixes") + " a fetch may see (dashed" +
+         (p.mixesCut ? ", the first " + std::to_string(kMaxGraphNodes) + " contents drawn" : "") + ")";
+  s += ", " + std::to_string(p.edges.size()) + " edges; ";
+  if (p.boot) return s + "boot: nothing runs the site while it is written, so no contents explored";
+  s += "passes in each: " + std::to_string(unsafe) + " break a rule";
+  if (unknown) s += ", " + std::to_string(unknown) + " UNKNOWN";
+  if (p.unexplored) s += ", " + std::to_string(p.unexplored) + " not explored (--max-seconds ran out)";
+  return s;
+}
+
 struct GraphArgs {
   std::string spec, transition, output;
   bool counterexample = false;
+  unsigned maxSeconds = 600;
   Limits limits;
   TargetOptions target;
   TrampolineDirOption trampolines;
@@ -59,7 +85,7 @@ int runGraph(const GraphArgs& a) {
     for (const auto& d : *e) std::cerr << d.str() << "\n";
     return 2;
   }
-  auto pic = transitionPicture(std::get<SiteInstance>(site), a.transition, opt);
+  auto pic = transitionPicture(std::get<SiteInstance>(site), a.transition, opt, a.maxSeconds);
   if (auto* e = std::get_if<Diagnostics>(&pic)) {
     for (const auto& d : *e) std::cerr << d.str() << "\n";
     return 2;
@@ -75,10 +101,8 @@ int runGraph(const GraphArgs& a) {
     std::cerr << "graph: error: " << *err << "\n";
     return 2;
   }
-  unsigned unsafe = 0;
-  for (const GraphNode& n : p.nodes) unsafe += n.unsafe.has_value();
-  std::cout << "wrote " << a.output << ": " << p.nodes.size() << " intermediate states (" << unsafe << " unsafe), "
-            << p.edges.size() << " edges; transition " << (p.brokenRule ? "UNSAFE" : "not refuted") << "\n";
+  std::cout << "wrote " << a.output << ": " << a.transition << " " << name(p.verdict) << ", "
+            << graphSummary(p) << "\n";
   return 0;
 }
 
@@ -91,6 +115,10 @@ void addGraphCommand(CLI::App& app, int& exitCode) {
   cmd->add_option("--transition", args->transition, "FROM->TO")->required();
   cmd->add_option("-o,--output", args->output, "FILE.svg, FILE.png or FILE.dot")->required();
   cmd->add_flag("--counterexample", args->counterexample, "draw the failing execution as a timeline");
+  cmd->add_option("--max-seconds", args->maxSeconds,
+                  "time for the passes run in the drawn contents; contents past it are drawn as not explored "
+                  "(the transition's own check keeps its budget)")
+      ->capture_default_str();
   addLimitOptions(*cmd, args->limits);
   args->target.addTo(*cmd);
   args->trampolines.addTo(*cmd);

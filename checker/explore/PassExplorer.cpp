@@ -1473,6 +1473,7 @@ class Explorer final : public Executor<Node>::Client {
     cx.rule = broken ? broken->violation.explain(m) : "?";
     if (broken && isa_.dependsOnException(broken->violation.when)) cx.details.push_back(isa_.exceptionNote());
     std::map<unsigned, std::string> seen;
+    std::optional<std::string> tornBytes;  // the faulting byte-site fetch, when it mixed versions
     // Events after the broken rule happened under other assumptions.
     size_t shown = broken ? broken->events : n.events.size();
     for (size_t k = 0; k < shown; ++k) {
@@ -1487,6 +1488,11 @@ class Explorer final : public Executor<Node>::Client {
         std::string bytes = e.length == 1 ? spec.unitName(e.word)
                                           : spec.unitName(e.word) + ".." + std::to_string(spec.writeIndex(e.word) + e.length - 1);
         cx.trace.push_back(traceStep(t_, m, *e.pc, *e.wordTerm, bytes + " (" + e.versionName + ")"));
+        tornBytes.reset();
+        if (e.versionName.find("old") != std::string::npos && e.versionName.find_first_of(' ') != std::string::npos &&
+            e.versionName.find_first_not_of("old ") != std::string::npos)
+          tornBytes = (e.length == 1 ? "byte " : "bytes ") + bytes.substr(bytes.find(' ') + 1) + " (" +
+                      e.versionName + ")";
       } else if (e.kind == Event::Kind::Handler) {
         std::string where = nameAddress(u64(m.eval(*e.pc, true)), m);
         if (e.wordTerm) {
@@ -1518,6 +1524,15 @@ class Explorer final : public Executor<Node>::Client {
         cx.trace.back().note += std::string(e.taken ? "branch taken" : "branch not taken");
       }
     }
+    // A torn fetch that decodes to what no state holds says so first: the
+    // fault is a consequence of the mix, not of either state's code.
+    if (broken && tornBytes && broken->kind == Hazard::Kind::Fault &&
+        broken->fault == FaultKind::ReservedInstruction && !cx.trace.empty() && cx.trace.back().origin.rfind("byte", 0) == 0)
+      cx.rule = "torn fetch: " + *tornBytes +
+                (cx.trace.back().text.rfind("(bad)", 0) == 0
+                     ? " decode as no instruction at all"
+                     : " decode as '" + cx.trace.back().text + "', an instruction of neither state") +
+                ": " + cx.rule;
     for (const auto& [w, v] : seen) cx.intermediateState += (cx.intermediateState.empty() ? "" : ", ") +
                                                            (s_.site->spec().unitName(w) + " " + v);
     for (const OverlayRead& r : n.cpu.state.overlayReads) {

@@ -3,6 +3,7 @@
 #include <gvc.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <map>
 #include <memory>
@@ -10,6 +11,7 @@
 
 #include "checker/explore/Breakpoints.h"
 #include "checker/explore/PassExplorer.h"
+#include "checker/explore/Progress.h"
 #include "checker/explore/Timeline.h"
 
 namespace patchcheck {
@@ -37,7 +39,7 @@ BehaviourSpec unionOf(const BehaviourSpec& a, const BehaviourSpec& b) {
 // version per word), and the first broken rule.
 void observe(GraphNode& n, const Contents& c, const Versions& v, const SiteInstance& site, const ModelSpec& model,
              const BehaviourSpec& allowed, const Breakpoints& breakpoints, const std::set<unsigned>& starts,
-             const CheckOptions& opt) {
+             const CheckOptions& opt, unsigned maxSeconds) {
   Timeline tl = Timeline::of(TransitionSpec{}, site.regionUnits());
   FetchModel fm(tl, model, When::Live);
   PassSetup ps;
@@ -55,6 +57,7 @@ void observe(GraphNode& n, const Contents& c, const Versions& v, const SiteInsta
   ps.breakpointHandler = model.breakpoint;
   ps.vectorOutlivesSteps = true;
   ps.instructionStarts = starts;
+  ps.budget.maxSeconds = maxSeconds;
   for (unsigned i = 0; i < site.regionUnits(); ++i) {
     unsigned k = i < c.size() ? c[i] : 0;
     ps.versions.push_back({v.images[i][k]});
@@ -65,6 +68,8 @@ void observe(GraphNode& n, const Contents& c, const Versions& v, const SiteInsta
   n.outcomes.assign(out.reached.begin(), out.reached.end());
   if (out.counterexample) n.unsafe = out.counterexample->rule;
   n.undecided = out.verdict == Verdict::Unknown;
+  n.unknownReason = out.unknownReason;
+  n.explored = true;
 }
 
 // A unit as a node shows it: a word by its text; a byte of a byte site
@@ -102,13 +107,22 @@ std::string writeLabel(const StepSpec& s, const Spec& spec) {
 }  // namespace
 
 std::variant<TransitionPicture, Diagnostics> transitionPicture(const SiteInstance& site, const std::string& name,
-                                                               const CheckOptions& opt) {
+                                                               const CheckOptions& opt, unsigned maxSeconds) {
+  const auto began = std::chrono::steady_clock::now();
   const Spec& spec = site.spec();
   auto named = spec.transitionNamed(name);
   if (auto* why = std::get_if<std::string>(&named)) return Diagnostics{{{"<command line>", 0, 0}, *why}};
   const TransitionSpec* t = std::get<const TransitionSpec*>(named);
   TransitionPicture pic;
   pic.title = spec.name + " " + name + " [" + site.target().str() + "]: " + specSteps(*t);
+  // The transition's own verdict first: the picture must tell its story.
+  auto res = checkTransition(site, *t, opt);
+  if (auto* e = std::get_if<Diagnostics>(&res)) return *e;
+  const TransitionResult& r = std::get<TransitionResult>(res);
+  pic.verdict = r.verdict;
+  pic.intermediateStates = r.counts.intermediateStates;
+  pic.unknownReason = r.unknownReason;
+  pic.boot = t->when == When::Boot;
   auto bp = transitionBreakpoints(site, *t);
   if (auto* e = std::get_if<Diagnostics>(&bp)) return *e;
   const Breakpoints& breakpoints = std::get<Breakpoints>(bp);
@@ -141,11 +155,15 @@ std::variant<TransitionPicture, Diagnostics> transitionPicture(const SiteInstanc
   // Contents reachable: all writes of earlier barrier groups, and any
   // per-word-ordered subset of the current group's (sc: program order only).
   std::map<Contents, size_t> index;
-  auto nodeFor = [&](const Contents& c, bool programOrder) {
+  auto nodeFor = [&](const Contents& c, bool programOrder) -> std::optional<size_t> {
     auto it = index.find(c);
     if (it != index.end()) {
       pic.nodes[it->second].programOrder = pic.nodes[it->second].programOrder || programOrder;
       return it->second;
+    }
+    if (!programOrder && pic.nodes.size() >= kMaxGraphNodes) {
+      pic.mixesCut = true;
+      return std::nullopt;
     }
     GraphNode n;
     n.id = "s" + std::to_string(pic.nodes.size());
@@ -171,13 +189,13 @@ std::variant<TransitionPicture, Diagnostics> transitionPicture(const SiteInstanc
     }
     Contents before(site.regionUnits()), after(site.regionUnits());
     for (unsigned i = 0; i < site.regionUnits(); ++i) before[i] = tl.versionAt(i, p), after[i] = tl.versionAt(i, p + 1);
-    size_t a = nodeFor(before, true), b = nodeFor(after, true);
+    size_t a = *nodeFor(before, true), b = *nodeFor(after, true);
     pic.edges.push_back({pic.nodes[a].id, pic.nodes[b].id,
                          pendingBarriers + "step " + std::to_string(specStep) + ": " + writeLabel(s, spec), false});
     seenEdges.insert({a, b});
     pendingBarriers.clear();
   }
-  if (spec.model.fetch != FetchKind::Sc) {
+  if (spec.model.fetch != FetchKind::Sc && !pic.boot) {
     // Within a barrier group, writes may become visible in any order.
     std::map<unsigned, std::vector<const Write*>> groups;
     for (const Write& w : tl.writes) groups[w.syncGroup].push_back(&w);
@@ -194,7 +212,9 @@ std::variant<TransitionPicture, Diagnostics> transitionPicture(const SiteInstanc
           if (c[w->word] + 1 != w->version) continue;  // per-word order: the next version only
           Contents n = c;
           n[w->word] = w->version;
-          size_t a = nodeFor(c, false), b = nodeFor(n, false);
+          std::optional<size_t> na = nodeFor(c, false), nb = nodeFor(n, false);
+          if (!na || !nb) continue;
+          size_t a = *na, b = *nb;
           if (!seenEdges.count({a, b})) {
             seenEdges.insert({a, b});
             pic.edges.push_back(
@@ -207,12 +227,23 @@ std::variant<TransitionPicture, Diagnostics> transitionPicture(const SiteInstanc
   }
   std::vector<Contents> byNode(pic.nodes.size());
   for (const auto& [c, i] : index) byNode[i] = c;
-  for (size_t i = 0; i < pic.nodes.size(); ++i)
-    observe(pic.nodes[i], byNode[i], v, site, spec.model, allowed, breakpoints, starts, opt);
-  // The transition's own verdict, and its failing execution as a timeline.
-  auto res = checkTransition(site, *t, opt);
-  if (auto* e = std::get_if<Diagnostics>(&res)) return *e;
-  const TransitionResult& r = std::get<TransitionResult>(res);
+  // At boot nothing executes the site while it is written (as `check`
+  // judges it): its nodes are drawn, not explored.
+  if (!pic.boot) {
+    Progress progress("graph " + name);
+    progress.addWork(pic.nodes.size());
+    for (size_t i = 0; i < pic.nodes.size(); ++i) {
+      double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
+      if (spent >= maxSeconds) {
+        pic.unexplored = unsigned(pic.nodes.size() - i);
+        break;
+      }
+      observe(pic.nodes[i], byNode[i], v, site, spec.model, allowed, breakpoints, starts, opt,
+              unsigned(std::max(1.0, maxSeconds - spent)));
+      progress.advance(pic.nodes[i].id);
+    }
+  }
+  // The failing execution as a timeline.
   if (r.verdict == Verdict::Unsafe && r.counterexample) {
     const Counterexample& cx = *r.counterexample;
     pic.brokenRule = cx.rule;
@@ -259,12 +290,13 @@ void stateGraph(Agraph_t* g, const TransitionPicture& pic) {
     std::string label = join(n.words, "\\l") + "\\l";
     if (!n.outcomes.empty()) label += "passes: " + join(n.outcomes, " | ") + "\\l";
     if (n.unsafe) label += "UNSAFE: " + shorten(*n.unsafe, 60) + "\\l";
-    if (n.undecided) label += "UNKNOWN\\l";
+    if (n.undecided) label += "UNKNOWN: " + shorten(n.unknownReason, 60) + "\\l";
+    if (!n.explored) label += pic.boot ? "boot: nothing runs it while written\\l" : "not explored (--max-seconds)\\l";
     set(a, "label", label);
     set(a, "shape", "box");
     set(a, "style", n.programOrder ? "rounded,filled" : "rounded,filled,dashed");
-    set(a, "fillcolor", n.unsafe ? "#ffd6d6" : n.undecided ? "#fff3c4" : "#e6f4e6");
-    set(a, "color", n.unsafe ? "red" : "darkgreen");
+    set(a, "fillcolor", n.unsafe ? "#ffd6d6" : n.undecided ? "#fff3c4" : !n.explored ? "#eeeeee" : "#e6f4e6");
+    set(a, "color", n.unsafe ? "red" : !n.explored ? "gray50" : "darkgreen");
     if (n.unsafe) set(a, "fontcolor", "red3");
     nodes[n.id] = a;
   }
@@ -274,8 +306,11 @@ void stateGraph(Agraph_t* g, const TransitionPicture& pic) {
     if (e.reordered) set(x, "style", "dashed"), set(x, "color", "gray40"), set(x, "fontcolor", "gray40");
     else set(x, "penwidth", "2");
   }
+  // The verdict is the check's; the nodes illustrate it.
   if (pic.brokenRule) set(g, "label", pic.title + "\\nUNSAFE: " + shorten(*pic.brokenRule, 90));
-  else set(g, "label", pic.title);
+  else if (pic.verdict == Verdict::Unknown)
+    set(g, "label", pic.title + "\\nUNKNOWN: " + shorten(pic.unknownReason, 90));
+  else set(g, "label", pic.title + "\\nSAFE" + (pic.boot ? " (boot: only the final state matters)" : ""));
 }
 
 void timelineGraph(Agraph_t* g, const TransitionPicture& pic) {

@@ -21,7 +21,9 @@ struct GraphNode {
   std::vector<std::string> words;     // "word 1: jalr t1,at (new)"
   std::vector<std::string> outcomes;  // allowed alternatives some pass takes
   std::optional<std::string> unsafe;  // the broken rule, when a pass breaks one
-  bool undecided = false;
+  bool undecided = false;             // UNKNOWN, for unknownReason
+  std::string unknownReason;
+  bool explored = false;              // passes were run in it (not at boot, not past the time limit)
   bool programOrder = false;          // reached by the writer's program order
 };
 
@@ -41,12 +43,25 @@ struct TransitionPicture {
   std::string title;
   std::vector<GraphNode> nodes;
   std::vector<GraphEdge> edges;
-  std::optional<std::string> brokenRule;       // the transition's own verdict, when UNSAFE
+  // The transition's verdict and counts as `check` gives them: the
+  // picture illustrates the check, it does not decide anything itself.
+  Verdict verdict = Verdict::Safe;
+  unsigned intermediateStates = 0;             // check's count: contents along the writer's order
+  std::optional<std::string> brokenRule;       // when UNSAFE
+  std::string unknownReason;                   // when UNKNOWN
+  bool boot = false;                           // nothing runs the site while it is written
+  bool mixesCut = false;                       // more early-visible mixes than drawn (kMaxGraphNodes)
+  unsigned unexplored = 0;                     // nodes left unexplored when --max-seconds ran out
   std::vector<TimelineEvent> timeline;         // writer steps, then pass events
 };
 
+// Nodes drawn at most: an x86 write of n bytes in one group has 2^n mixes.
+constexpr size_t kMaxGraphNodes = 256;
+
+// `maxSeconds` bounds the passes run in the nodes (the check itself keeps
+// its own budget): nodes past it are drawn as not explored.
 std::variant<TransitionPicture, Diagnostics> transitionPicture(const SiteInstance&, const std::string& transition,
-                                                               const CheckOptions&);
+                                                               const CheckOptions&, unsigned maxSeconds = 600);
 
 // Graphviz: the state graph, or the counterexample timeline; format is
 // "svg", "png" or "dot". Fills `bytes`; returns an error message on failure.

@@ -154,8 +154,8 @@ StepEffect Execution::run() {
   }
   const Row* row = rowFor(d_.insn, d_.operands.data());
   if (!row) {
-    trap(FaultKind::ReservedInstruction, text() + ": outside patchcheck's x86-64 subset: what it does is not modelled, so a pass "
-                                                 "that runs it is refuted (taken as #UD)");
+    trap(FaultKind::ReservedInstruction, text() + ": not in patchcheck's x86-64 model, so taken as #UD: a pass "
+                                                 "that runs it is refuted");
     return effect_;
   }
   const Op op = row->op;
