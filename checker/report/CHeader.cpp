@@ -59,19 +59,26 @@ std::optional<std::string> fieldExpr(const json& w, const std::string& value, co
   return out;
 }
 
+std::string upper(std::string s) {
+  for (char& c : s) c = char(std::toupper((unsigned char)c));
+  return s;
+}
+
+std::string argumentList(const std::vector<std::string>& params) {
+  std::string args;
+  for (size_t i = 0; i < params.size(); ++i) args += (i ? ", " : "") + cIdentifier(params[i]);
+  return args;
+}
+
 // The inline function for one address-dependent unit: fixed bits | field.
 std::string encoder(const std::string& fn, const json& w) {
   const json& e = w["encoding"];
   std::string sym = e["symbol"];
   unsigned bytes = w.value("bytes", 4u);
   std::string type = unitType(bytes);
-  std::vector<std::string> params = {sym};
+  std::vector<std::string> params = unitParameters(w);
   std::string S = addressExpr(sym, e["addend"].get<int64_t>()), P = "0";
-  if (e.contains("slot_symbol")) {
-    std::string slot = e["slot_symbol"];
-    if (slot != sym && !slot.empty()) params.push_back(slot);
-    P = addressExpr(slot, e["slot_addend"].get<int64_t>());
-  }
+  if (e.contains("slot_symbol")) P = addressExpr(e["slot_symbol"].get<std::string>(), e["slot_addend"].get<int64_t>());
   std::string formula = e.value("formula", "");
   std::string out = "/* " + w["text"].get<std::string>() + " */\n";
   std::optional<std::string> field;
@@ -81,10 +88,8 @@ std::string encoder(const std::string& fn, const json& w) {
     return out + "#error \"patchcheck: no C encoder for " + e["kind"].get<std::string>() + " fields (" + fn +
            ")\"\n";
   std::string value = "(" + literal(parseHex(w["fixed"]), bytes) + " | " + *field + ")";
-  std::string args;
-  for (size_t i = 0; i < params.size(); ++i) args += (i ? ", " : "") + cIdentifier(params[i]);
-  std::string macro = fn;
-  for (char& c : macro) c = char(std::toupper((unsigned char)c));
+  std::string args = argumentList(params);
+  std::string macro = upper(fn);
   // The macro is a constant expression (static initializers) and names its
   // arguments once per piece; the function checks the argument type and
   // evaluates each once.
@@ -103,7 +108,49 @@ std::string comment(const json& w, const std::string& fn) {
   return "/* " + c + " */";
 }
 
+// A state with a unit that depends on an address has no array (its fixed
+// bits would read as code): an initializer macro, a constant expression
+// for static tables, and a function that fills the patcher's buffer.
+std::string stateWords(const std::string& fn, const json& state, const std::vector<std::string>& encoders,
+                       const std::string& element, unsigned units) {
+  std::vector<std::string> params = stateParameters(state);
+  std::string args = argumentList(params), macro = upper(fn);
+  std::string out = "/* every unit of the state; those that depend on an address from their encoder */\n";
+  out += "#define " + macro + "(" + args + ") { \\\n";
+  for (const json& w : state["words"]) {
+    unsigned i = w["index"];
+    std::string value = !w.contains("word")           ? upper(encoders[i]) + "(" + argumentList(unitParameters(w)) + ")"
+                        : w.value("bytes", 4u) > 4 ? wordLiteral(w) + "ull"
+                                                   : wordLiteral(w) + "u";
+    out += "\t" + value + (i + 1 < units ? "," : "") + "\t/* " + w["text"].get<std::string>() + " */ \\\n";
+  }
+  out += "}\nstatic inline void " + fn + "(" + element + " code[" + std::to_string(units) + "]";
+  for (const std::string& p : params) out += ", u64 " + cIdentifier(p);
+  out += ")\n{\n\tconst " + element + " units[" + std::to_string(units) + "] = " + macro + "(" + args +
+         ");\n\tunsigned i;\n\n\tfor (i = 0; i < " + std::to_string(units) + "; i++)\n\t\tcode[i] = units[i];\n}\n";
+  return out;
+}
+
 }  // namespace
+
+std::vector<std::string> unitParameters(const json& w) {
+  if (w.contains("word")) return {};
+  const json& e = w["encoding"];
+  std::vector<std::string> params = {e["symbol"].get<std::string>()};
+  if (e.contains("slot_symbol")) {
+    std::string slot = e["slot_symbol"];
+    if (slot != params[0] && !slot.empty()) params.push_back(slot);
+  }
+  return params;
+}
+
+std::vector<std::string> stateParameters(const json& state) {
+  std::vector<std::string> params;
+  for (const json& w : state["words"])
+    for (const std::string& p : unitParameters(w))
+      if (std::find(params.begin(), params.end(), p) == params.end()) params.push_back(p);
+  return params;
+}
 
 std::string cHeader(const json& table, const std::string& jsonFileName) {
   std::ostringstream o;
@@ -188,6 +235,10 @@ std::string cHeader(const json& table, const std::string& jsonFileName) {
         std::string fn = tp + "_" + cIdentifier(st) + "_w" + std::to_string(w["index"].get<unsigned>());
         encoders[st].push_back(w.contains("word") ? "" : fn);
         if (!w.contains("word")) o << encoder(fn, w);
+      }
+      if (!stateParameters(s).empty()) {
+        o << stateWords(tp + "_" + cIdentifier(st) + "_words", s, encoders[st], element, words);
+        continue;
       }
       o << "static const " << element << " " << tp << "_" << cIdentifier(st) << "[" << words
         << "] PATCHCHECK_UNUSED = {\n";

@@ -48,8 +48,6 @@ struct Case {
   std::vector<Placement> placements;
 };
 
-uint64_t parseHex(const json& j) { return std::stoull(j.get<std::string>(), nullptr, 16); }
-
 std::string upper(std::string s) {
   for (char& c : s) c = char(std::toupper((unsigned char)c));
   return s;
@@ -146,9 +144,18 @@ class Arm64Tables {
       for (const json& w : s["words"]) {
         unsigned i = w["index"];
         std::string label = "state " + st + " unit " + std::to_string(i) + " '" + w["text"].get<std::string>() + "'";
-        uint64_t mask = w.contains("word") ? 0 : parseHex(w["field_mask"]);
-        // The array holds the word, or the fixed bits of an encoded one.
-        line(tp + "_" + cIdentifier(st) + "[" + std::to_string(i) + "]", units[i].bits & ~mask, label + " array");
+        // A state's array holds its words; a state with an encoded word has
+        // none, but an initializer macro that takes the addresses.
+        std::vector<std::string> params = stateParameters(s);
+        if (params.empty()) {
+          line(tp + "_" + cIdentifier(st) + "[" + std::to_string(i) + "]", units[i].bits, label + " array");
+        } else {
+          std::string args;
+          for (const std::string& q : params) args += (args.empty() ? "" : ", ") + hex(p.at.at(q)) + "ull";
+          line("((const u64[])" + upper(tp + "_" + cIdentifier(st) + "_words") + "(" + args + "))[" +
+                   std::to_string(i) + "]",
+               units[i].bits, label + " words macro");
+        }
         if (!w.contains("word")) {
           const json& e = w["encoding"];
           std::string args = hex(p.at.at(e["symbol"])) + "ull";

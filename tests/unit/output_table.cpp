@@ -191,13 +191,20 @@ TEST_CASE("a table of a site with a data unit before F: offsets, lengths, a head
   // The header compiles and its encoder gives the literal for a placement.
   writeFile(dir.file("t.c"),
             "#include <stdio.h>\n#include \"out/model-data-literal.h\"\n"
-            "int main(void) { printf(\"%08x %d %u\\n\", model_data_literal_mips32r6_o32_be_b_w0(0xffffffff80123458ull),"
-            " model_data_literal_mips32r6_o32_be_unit_offset[0], model_data_literal_mips32r6_o32_be_unit_bytes[0]);"
+            "int main(void) { u32 code[4];"
+            " model_data_literal_mips32r6_o32_be_b_words(code, 0xffffffff80123458ull);"
+            " printf(\"%08x %d %u %08x %08x\\n\", model_data_literal_mips32r6_o32_be_b_w0(0xffffffff80123458ull),"
+            " model_data_literal_mips32r6_o32_be_unit_offset[0], model_data_literal_mips32r6_o32_be_unit_bytes[0],"
+            " code[0], code[1]);"
             " return 0; }\n");
+  // No array for a state with an address-dependent unit: its fixed bits would read as code.
+  std::string h = readFile(dir.file("out/model-data-literal.h"));
+  CHECK(h.find("model_data_literal_mips32r6_o32_be_b[") == std::string::npos);
+  CHECK(h.find("#define MODEL_DATA_LITERAL_MIPS32R6_O32_BE_B_WORDS(u) {") != std::string::npos);
   Ran cc = sh("cd " + dir.path() + " && (cc -Wall -Wextra -Werror t.c -o t || c++ -x c++ -Wall -Werror t.c -o t) 2>&1 && ./t");
   INFO(cc.out);
   REQUIRE(cc.status == 0);
-  CHECK(cc.out == "80123458 -4 4\n");
+  CHECK(cc.out == "80123458 -4 4 80123458 ef2fffff\n");
 }
 
 namespace {
