@@ -3,6 +3,8 @@
 #include <cctype>
 #include <map>
 
+#include "checker/spec/Suggest.h"
+
 namespace patchcheck {
 
 std::string cIdentifier(const std::string& s) {
@@ -43,8 +45,14 @@ std::variant<const TransitionSpec*, std::string> Spec::transitionNamed(const std
   if (!found.empty())
     return "--transition '" + x + "' is " + std::to_string(found.size()) + " transitions of " + path +
            "; name one: " + names;
-  for (const TransitionSpec& t : transitions) names += (names.empty() ? "" : ", ") + t.name();
-  return "--transition: no transition '" + x + "' in " + path + (names.empty() ? "" : " (it has " + names + ")");
+  std::vector<std::string> known;
+  for (const TransitionSpec& t : transitions) {
+    names += (names.empty() ? "" : ", ") + t.name();
+    known.push_back(t.name());
+    if (t.name() != t.from + "->" + t.to) known.push_back(t.from + "->" + t.to);
+  }
+  return "--transition: no transition '" + x + "' in " + path + didYouMean(x, known) +
+         (names.empty() ? "" : "; it has " + names);
 }
 
 Diagnostics checkTransitionNames(const Spec& spec) {
