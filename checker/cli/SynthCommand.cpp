@@ -9,6 +9,7 @@
 #include "checker/cli/LimitOptions.h"
 #include "checker/cli/TargetOptions.h"
 #include "checker/cli/TrampolineDirOption.h"
+#include "checker/explore/Progress.h"
 #include "checker/explore/SiteInstance.h"
 #include "checker/explore/Synthesis.h"
 #include "checker/explore/TrampolineProof.h"
@@ -112,7 +113,12 @@ int runSynth(const SynthArgs& a) {
     return 2;
   }
   opt.check.contracts = std::get<std::map<std::string, TrampolineContract>>(contracts);
+  // A search may take minutes: a bar on a terminal, of at most maxChecks candidates.
+  Progress progress("synth " + a.transition);
+  progress.addWork(opt.maxChecks);
+  opt.progress = &progress;
   auto r = synthesize(std::get<SiteInstance>(site), a.transition, opt);
+  progress.clear();
   if (auto* e = std::get_if<Diagnostics>(&r)) {
     for (const auto& d : *e) std::cerr << d.str() << "\n";
     return 2;

@@ -1,5 +1,7 @@
 #include "checker/explore/Synthesis.h"
 
+#include "checker/spec/Suggest.h"
+
 #include <optional>
 #include <queue>
 #include <tuple>
@@ -90,6 +92,7 @@ class Search {
         break;
       }
       ++r_.examined;
+      if (opt_.progress) opt_.progress->advance(stepsText(n.steps));
       auto checked = check(n);
       if (auto* e = std::get_if<Diagnostics>(&checked)) return *e;
       TransitionResult& res = std::get<TransitionResult>(checked);
@@ -300,7 +303,11 @@ std::variant<SynthResult, Diagnostics> synthesize(const SiteInstance& site, cons
     base.to = transition.substr(arrow + 2);
     base.where = spec.functionWhere;
     for (const std::string& s : {base.from, base.to})
-      if (!spec.state(s)) return Diagnostics{{cl, "no state '" + s + "' in " + spec.path}};
+      if (!spec.state(s)) {
+        std::vector<std::string> known;
+        for (const StateSpec& st : spec.states) known.push_back(st.name);
+        return Diagnostics{{cl, "no state '" + s + "' in " + spec.path + suggest(s, known)}};
+      }
   }
   base.steps.clear();
   return Search(site, base, opt).run();

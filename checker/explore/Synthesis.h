@@ -9,6 +9,7 @@
 // instruction of the target state starts, the one barrier sync_core, and
 // the writes between two barriers are tried in address order only (the
 // x86 model lets them land in any order).
+#include "checker/explore/Progress.h"
 #include <z3++.h>
 
 #include <optional>
@@ -26,6 +27,7 @@ struct SynthOptions {
   bool all = false;           // every minimal order, not just the first
   unsigned maxChecks = 4000;  // checker runs before the search gives up (undecided)
   CheckOptions check;         // timeout, contracts
+  Progress* progress = nullptr;  // one item per candidate, of at most maxChecks
 };
 
 struct SafeOrder {
