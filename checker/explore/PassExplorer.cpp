@@ -73,6 +73,38 @@ struct Called {
 };
 
 // What the replay must find concretely for a hazard to be confirmed.
+// The version each unit was seen in, "byte 0 old, byte 1 new"; a run of
+// three or more neighbouring units seen in one version is a range ("bytes
+// 0..154 old"), so a large site names only where the versions change.
+std::string unitsSeen(const Spec& spec, const std::map<unsigned, std::string>& seen) {
+  std::string out;
+  auto numbered = [&](unsigned w, std::string& kind, long& n) {
+    std::string name = spec.unitName(w);
+    size_t sp = name.find(' ');
+    if (sp == std::string::npos || name.find_first_not_of("0123456789", sp + 1) != std::string::npos) return false;
+    kind = name.substr(0, sp);
+    n = std::stol(name.substr(sp + 1));
+    return true;
+  };
+  for (auto it = seen.begin(); it != seen.end();) {
+    std::string kind, k2;
+    long first = 0, n = 0;
+    auto end = std::next(it);
+    if (numbered(it->first, kind, first))
+      while (end != seen.end() && end->second == it->second && numbered(end->first, k2, n) && k2 == kind &&
+             n == first + long(std::distance(it, end)))
+        ++end;
+    size_t run = size_t(std::distance(it, end));
+    if (run < 3) end = std::next(it);
+    out += (out.empty() ? "" : ", ") +
+           (run < 3 ? spec.unitName(it->first)
+                    : kind + "s " + std::to_string(first) + ".." + std::to_string(first + long(run) - 1)) +
+           " " + it->second;
+    it = end;
+  }
+  return out;
+}
+
 struct Hazard {
   Violation violation;
   enum class Kind { Fault, Exit, Elsewhere, Overwritten, Runaway, Trampoline, Effect, Cmodx } kind;
@@ -1533,8 +1565,7 @@ class Explorer final : public Executor<Node>::Client {
                      ? " decode as no instruction at all"
                      : " decode as '" + cx.trace.back().text + "', an instruction of neither state") +
                 ": " + cx.rule;
-    for (const auto& [w, v] : seen) cx.intermediateState += (cx.intermediateState.empty() ? "" : ", ") +
-                                                           (s_.site->spec().unitName(w) + " " + v);
+    cx.intermediateState = unitsSeen(s_.site->spec(), seen);
     for (const OverlayRead& r : n.cpu.state.overlayReads) {
       if (!m.eval(r.touched, true).is_true()) continue;
       uint64_t k = u64(m.eval(r.pick, true));
