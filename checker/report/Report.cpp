@@ -256,7 +256,8 @@ nlohmann::json toJson(const RunResults& rr) {
   for (const Diagnostic& d : rr.errors)
     errors.push_back({{"file", d.where.file}, {"line", d.where.line}, {"column", d.where.column},
                       {"message", d.message}, {"text", d.str()}});
-  return {{"results", j}, {"errors", errors}, {"exit_code", exitCodeOf(rr)}};
+  // docs/json.md: raised when a member is removed, renamed or changes meaning.
+  return {{"format_version", 1}, {"results", j}, {"errors", errors}, {"exit_code", exitCodeOf(rr)}};
 }
 
 void dropTimes(nlohmann::json& j) {

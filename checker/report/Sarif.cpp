@@ -94,9 +94,10 @@ std::string why(const std::optional<Counterexample>& cx) {
 }
 
 // The line that decides a transition: its offending step when the check
-// named one, else its first step, else the [[transition]] header.
+// named one (a culprit other than the [[transition]] header, the checker's
+// default), else its first step, else the header.
 unsigned decidingLine(const TransitionResult& t, const Spec* spec) {
-  if (t.culprit && t.culprit->line) return t.culprit->line;
+  if (t.culprit && t.culprit->line && t.culprit->line != t.where.line) return t.culprit->line;
   if (spec)
     for (const TransitionSpec& ts : spec->transitions)
       if (ts.name() == t.transition && !ts.steps.empty() && ts.steps.front().where.line)

@@ -53,9 +53,28 @@ n = run["invocations"][0]["toolExecutionNotifications"][0]
 loc = n["locations"][0]["physicalLocation"]
 assert loc["artifactLocation"]["uri"] == "bad.toml", loc
 assert loc["region"]["startLine"] == 13 and loc["region"].get("startColumn", 0) >= 1, loc
+# The unsafe result sits on the steps line that decides it, with its trace.
+res = [r for r in run["results"] if r["ruleId"] == "unsafe-transition"][0]
+steps = 1 + [i for i, l in enumerate(open("unsafe.toml")) if l.startswith("steps")][0]
+assert res["locations"][0]["physicalLocation"]["region"]["startLine"] == steps, res["locations"]
+assert len(res["codeFlows"][0]["threadFlows"][0]["locations"]) >= 1
+assert all(r.get("help", {}).get("text") for r in run["tool"]["driver"]["rules"])
 j = json.load(open(sys.argv[2]))
+assert j["format_version"] == 1
 assert [r["spec"] for r in j["results"]] and j["errors"][0]["file"] == "bad.toml", j["errors"]
 PY
+# --no-times: two runs write the same bytes in every format.
+for n in 1 2; do
+  expect 2 "--no-times run $n" "$pc" gate --no-times --sarif t$n.sarif --junit t$n.xml --json t$n.json \
+    good.toml unsafe.toml bad.toml
+  "$pc" check --json --no-times good.toml unsafe.toml > c$n.json
+done
+for f in t1.sarif t1.xml t1.json c1.json; do
+  cmp -s "$f" "${f/1/2}" || { echo "FAIL: --no-times: $f and ${f/1/2} differ"; failed=1; }
+done
+grep -q '"seconds"' t1.json c1.json && { echo "FAIL: --no-times left seconds in the JSON"; failed=1; }
+grep -q ' time=' t1.xml && { echo "FAIL: --no-times left time= in the JUnit"; failed=1; }
+
 # A report file that cannot be written: exit 2, the others still written.
 expect 2 "unwritable" "$pc" gate --json nodir/r.json --junit ok.xml good.toml && valid "unwritable" junit ok.xml
 exit $failed
