@@ -149,7 +149,11 @@ void addGateCommand(CLI::App& app, int& exitCode) {
   auto args = std::make_shared<GateArgs>();
   CLI::App* cmd = app.add_subcommand("gate", "CI mode: check specs (only what changed against a baseline); text, JSON, SARIF, JUnit");
   cmd->add_option("specs", args->specs, "spec files (TOML)")->required();
-  cmd->add_option("--baseline", args->baselines, "certified tables (table JSON files or directories of them)");
+  // One value each (repeat it for more): a vector option would take the
+  // specs after it for baselines.
+  cmd->add_option("--baseline", args->baselines, "certified tables (table JSON files or directories of them)")
+      ->allow_extra_args(false)
+      ->type_name("TABLE.json|DIR");
   cmd->add_option("--format", args->format, "what goes to standard output: text | json | sarif | junit")
       ->check(CLI::IsMember({"text", "json", "sarif", "junit"}))
       ->capture_default_str();
