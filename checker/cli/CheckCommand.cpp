@@ -1,6 +1,5 @@
 // `patchcheck check`: prove each transition of each spec safe, or show why not.
 #include <algorithm>
-#include <functional>
 #include <iostream>
 #include <set>
 
@@ -20,6 +19,7 @@ namespace {
 struct CheckArgs {
   std::vector<std::string> specs;
   std::string transition;
+  bool times = true;
   bool matrix = false, json = false, verbose = false, summary = false, inlineTrampolines = false;
   Limits limits;
   Budget budget;
@@ -58,13 +58,15 @@ void printDistinct(const Diagnostics& ds) {
 }
 
 int runCheck(const CheckArgs& a) {
+  RunResults rr;
   for (auto p : {jobsProblem(a.jobs), a.trampolines.problem()})
     if (p) {
       std::cerr << "<command line>: error: " << *p << "\n";
+      rr.errors.push_back({{"<command line>", 0, 0}, *p});
+      if (a.json) std::cout << toJson(rr).dump(2) << "\n";
       return 2;
     }
   Progress progress("check");  // each target below is its own checker run with its own Z3 context
-  RunResults rr;
   // Every spec is loaded and its targets checked first, in order; the
   // targets of the specs before the first bad one are then checked as one
   // pool of jobs (checkSpecs: a spec with one target would leave a core
@@ -76,14 +78,13 @@ int runCheck(const CheckArgs& a) {
     CheckOptions opt;
   };
   std::vector<Item> items;
-  std::function<int()> failure;  // prints the first bad input and gives the exit code
+  // The first bad input: stops the run, as a run one spec after the other
+  // would; --json still prints a whole document carrying it.
+  Diagnostics failure;
   for (const std::string& path : a.specs) {
     auto loaded = loadSpec(path);
     if (auto* e = std::get_if<Diagnostics>(&loaded)) {
-      failure = [e = *e] {
-        for (const auto& d : e) std::cerr << d.str() << "\n";
-        return 2;
-      };
+      failure = *e;
       break;
     }
     Item item{std::get<Spec>(std::move(loaded)), {}, {}};
@@ -94,13 +95,11 @@ int runCheck(const CheckArgs& a) {
     item.opt.inlineTrampolines = a.inlineTrampolines;
     if (!a.transition.empty()) item.opt.transition = a.transition;
     auto targets = targetsFor(item.spec, a);
-    if (auto* errors = std::get_if<Diagnostics>(&targets))
-      failure = [errors = *errors] {
-        printDistinct(errors);
-        return 2;
-      };
-    else item.targets = std::get<std::vector<Target>>(std::move(targets));
-    if (failure) break;
+    if (auto* errors = std::get_if<Diagnostics>(&targets)) {
+      failure = *errors;
+      break;
+    }
+    item.targets = std::get<std::vector<Target>>(std::move(targets));
     items.push_back(std::move(item));
   }
   std::vector<SpecCheck> checks;
@@ -109,8 +108,8 @@ int runCheck(const CheckArgs& a) {
   progress.clear();
   for (size_t k = 0; k < items.size(); ++k) {
     if (auto* e = std::get_if<Diagnostics>(&results[k])) {
-      for (const auto& d : *e) std::cerr << d.str() << "\n";
-      return 2;
+      failure = *e;
+      break;
     }
     for (size_t i = 0; i < items[k].targets.size(); ++i) {
       rr.specs.push_back(std::get<std::vector<SpecResult>>(results[k])[i]);
@@ -118,9 +117,18 @@ int runCheck(const CheckArgs& a) {
       if (!a.json && !a.summary) printSpecResult(std::cout, rr.specs.back(), items[k].targets[i], a.verbose);
     }
   }
-  if (failure) return failure();
-  if (a.json) std::cout << toJson(rr).dump(2) << "\n";
-  else if (a.summary) printSummaryTable(std::cout, rr);
+  if (!failure.empty()) {
+    printDistinct(failure);
+    std::set<std::string> seen;
+    for (const Diagnostic& d : failure)
+      if (seen.insert(d.str()).second) rr.errors.push_back(d);
+    if (!a.json) return 2;
+  }
+  if (a.json) {
+    nlohmann::json j = toJson(rr);
+    if (!a.times) dropTimes(j);
+    std::cout << j.dump(2) << "\n";
+  } else if (a.summary) printSummaryTable(std::cout, rr);
   int code = exitCodeOf(rr);
   if (!a.json && code != 0) {
     std::vector<std::string> ps = problems(rr);
@@ -138,7 +146,9 @@ void addCheckCommand(CLI::App& app, int& exitCode) {
   cmd->add_option("specs", args->specs, "spec files (TOML)")->required();
   cmd->add_option("--transition", args->transition, "only this transition, as FROM->TO");
   cmd->add_flag("--matrix", args->matrix, "every [target] matrix entry, in both endians");
-  cmd->add_flag("--json", args->json, "JSON output");
+  cmd->add_flag("--json", args->json, "JSON output (docs/json.md), a whole document on every exit code");
+  cmd->add_flag("--no-times", [args](int64_t) { args->times = false; },
+                "leave wall-clock times out of the JSON (byte-identical reports)");
   cmd->add_flag("--summary", args->summary, "one table row per transition and target");
   cmd->add_flag("-v,--verbose", args->verbose, "also list safe states and notes");
   cmd->add_flag("--inline-trampolines", args->inlineTrampolines,

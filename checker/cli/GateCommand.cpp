@@ -1,11 +1,14 @@
 // `patchcheck gate`: the CI mode. Checks specs (with a baseline of certified
 // tables, only the transitions that changed) and reports as text, JSON,
 // SARIF 2.1.0 or JUnit XML; exit codes as for `check`.
+#include <deque>
 #include <iostream>
+#include <sstream>
 
 #include "checker/cli/FetchChoicesOption.h"
 #include "checker/cli/Commands.h"
 #include "checker/cli/LimitOptions.h"
+#include "checker/cli/OutputFiles.h"
 #include "checker/cli/TrampolineDirOption.h"
 #include "checker/explore/Jobs.h"
 #include "checker/report/Baseline.h"
@@ -20,6 +23,7 @@ namespace {
 struct GateArgs {
   std::vector<std::string> specs, baselines;
   std::string format = "text";
+  OutputFiles files;
   bool matrix = false;
   Limits limits;
   Budget budget;
@@ -28,94 +32,115 @@ struct GateArgs {
   TrampolineDirOption trampolines;
 };
 
-void fail(const Diagnostics& ds) {
-  for (const auto& d : ds) std::cerr << d.str() << "\n";
-}
-
-int runGate(const GateArgs& a) {
-  for (auto p : {jobsProblem(a.jobs), a.trampolines.problem()})
-    if (p) {
-      std::cerr << "<command line>: error: " << *p << "\n";
-      return 2;
-    }
-  std::vector<nlohmann::json> baselines;
-  if (!a.baselines.empty()) {
-    auto b = loadBaselines(a.baselines);
-    if (auto* e = std::get_if<Diagnostic>(&b)) {
-      std::cerr << e->str() << "\n";
-      return 2;
-    }
-    baselines = std::get<std::vector<nlohmann::json>>(std::move(b));
-  }
-  std::vector<Spec> specs;
-  for (const std::string& path : a.specs) {
-    auto loaded = loadSpec(path);
-    if (auto* e = std::get_if<Diagnostics>(&loaded)) return fail(*e), 2;
-    specs.push_back(std::get<Spec>(std::move(loaded)));
-    a.trampolines.applyTo(specs.back());
-  }
+// What one gate run found: results, bad input and the baseline's verdicts.
+struct GateRun {
   RunResults rr;
+  std::deque<Spec> specs;  // stable addresses: specOf points into it
   std::vector<const Spec*> specOf;
   std::map<std::string, std::string> skipped, changed;  // "SPEC TARGET TRANSITION" -> why
+};
+
+void addErrors(RunResults& rr, const Diagnostics& ds) { rr.errors.insert(rr.errors.end(), ds.begin(), ds.end()); }
+
+// Proves every spec that loads; a bad spec (or baseline) is recorded and the
+// others are still checked, so every report carries both.
+void prove(const GateArgs& a, GateRun& g) {
+  RunResults& rr = g.rr;
+  std::vector<nlohmann::json> baselines;
+  bool useBaseline = false;
+  if (!a.baselines.empty()) {
+    auto b = loadBaselines(a.baselines);
+    if (auto* e = std::get_if<Diagnostic>(&b)) rr.errors.push_back(*e);  // then every transition is checked
+    else baselines = std::get<std::vector<nlohmann::json>>(std::move(b)), useBaseline = true;
+  }
   Progress progress("gate");
-  for (const Spec& spec : specs) {
-    const nlohmann::json* base = baselineFor(baselines, spec.name);
+  for (const std::string& path : a.specs) {
+    auto loaded = loadSpec(path);
+    if (auto* e = std::get_if<Diagnostics>(&loaded)) {
+      addErrors(rr, *e);
+      continue;
+    }
+    const Spec& spec = g.specs.emplace_back(std::get<Spec>(std::move(loaded)));
+    a.trampolines.applyTo(g.specs.back());
+    const nlohmann::json* base = useBaseline ? baselineFor(baselines, spec.name) : nullptr;
     TableOptions topt;
     topt.matrix = a.matrix || (base && (*base)["options"].value("matrix", false));
     topt.limits = a.limits;
     std::vector<Target> targets = targetsOf(spec, topt.matrix);
     std::map<std::string, std::string> changes;
-    if (!a.baselines.empty()) {
+    if (useBaseline) {
       auto current = patchTable(spec, targets, std::vector<SpecResult>(targets.size()), topt);
-      if (auto* e = std::get_if<Diagnostics>(&current)) return fail(*e), 2;
+      if (auto* e = std::get_if<Diagnostics>(&current)) {
+        addErrors(rr, *e);
+        continue;
+      }
       changes = changesAgainst(base, std::get<nlohmann::json>(current));
       for (const Target& t : targets)
         for (const TransitionSpec& tr : spec.transitions)
           if (!changes.count(changeKey(t.str(), tr.name())))
-            skipped[spec.name + " " + changeKey(t.str(), tr.name())] = "unchanged since the certified table";
+            g.skipped[spec.name + " " + changeKey(t.str(), tr.name())] = "unchanged since the certified table";
     }
     TransitionFilter filter;
-    if (!a.baselines.empty())
+    if (useBaseline)
       filter = [&](const Target& t, const TransitionSpec& tr) { return changes.count(changeKey(t.str(), tr.name())) > 0; };
     CheckOptions opt;
     opt.limits = a.limits;
     opt.budget = a.budget;
     opt.fetchChoices = a.fetchChoices;
     auto results = checkTargets(spec, targets, opt, {a.jobs, &progress}, filter);
-    if (auto* e = std::get_if<Diagnostics>(&results)) return fail(*e), 2;
+    if (auto* e = std::get_if<Diagnostics>(&results)) {
+      addErrors(rr, *e);
+      continue;
+    }
     auto& rs = std::get<std::vector<SpecResult>>(results);
     for (size_t i = 0; i < targets.size(); ++i) {
       for (TransitionResult& t : rs[i].transitions) {
         auto it = changes.find(changeKey(targets[i].str(), t.transition));
         if (it != changes.end()) {
           t.notes.push_back("baseline: " + it->second);
-          changed[spec.name + " " + it->first] = it->second;
+          g.changed[spec.name + " " + it->first] = it->second;
         }
       }
       rr.specs.push_back(std::move(rs[i]));
       rr.targets.push_back(targets[i]);
-      specOf.push_back(&spec);
+      g.specOf.push_back(&spec);
     }
   }
   progress.clear();
-  if (a.format == "sarif") {
-    std::cout << toSarif(rr, specOf).dump(2) << "\n";
-  } else if (a.format == "junit") {
-    std::cout << toJunit(rr, skipped);
-  } else if (a.format == "json") {
-    nlohmann::json j = toJson(rr);
-    j["gate"] = {{"checked_because", changed}, {"skipped", skipped}};
-    std::cout << j.dump(2) << "\n";
-  } else {
-    for (size_t i = 0; i < rr.specs.size(); ++i) printSpecResult(std::cout, rr.specs[i], rr.targets[i], false);
-    for (const auto& [key, why] : changed) std::cout << "checked: " << key << ": " << why << "\n";
-    if (!skipped.empty())
-      std::cout << "skipped " << skipped.size() << " transition(s) unchanged since the certified table\n";
-    int code = exitCodeOf(rr);
-    std::cout << "gate: " << (code == 0 ? "PASS" : code == 3 ? "UNDECIDED" : "FAIL") << "\n";
-    for (const std::string& p : problems(rr)) std::cout << "  " << p << "\n";
+}
+
+std::string render(const std::string& format, const GateRun& g, bool times) {
+  if (format == "sarif") return toSarif(g.rr, g.specOf).dump(2) + "\n";
+  if (format == "junit") return toJunit(g.rr, g.skipped, times);
+  if (format == "json") {
+    nlohmann::json j = toJson(g.rr);
+    j["gate"] = {{"checked_because", g.changed}, {"skipped", g.skipped}};
+    if (!times) dropTimes(j);
+    return j.dump(2) + "\n";
   }
-  return exitCodeOf(rr);
+  std::ostringstream o;
+  const RunResults& rr = g.rr;
+  for (size_t i = 0; i < rr.specs.size(); ++i) printSpecResult(o, rr.specs[i], rr.targets[i], false);
+  for (const auto& [key, why] : g.changed) o << "checked: " << key << ": " << why << "\n";
+  if (!g.skipped.empty()) o << "skipped " << g.skipped.size() << " transition(s) unchanged since the certified table\n";
+  int code = exitCodeOf(rr);
+  o << "gate: " << (code == 0 ? "PASS" : code == 2 ? "ERROR" : code == 3 ? "UNDECIDED" : "FAIL");
+  if (code == 2) o << " (" << rr.errors.size() << " input error(s), on standard error)";
+  o << "\n";
+  for (const std::string& p : problems(rr)) o << "  " << p << "\n";
+  return o.str();
+}
+
+int runGate(const GateArgs& a) {
+  GateRun g;
+  for (auto p : {jobsProblem(a.jobs), a.trampolines.problem()})
+    if (p) g.rr.errors.push_back({{"<command line>", 0, 0}, *p});
+  if (g.rr.errors.empty()) prove(a, g);
+  for (const Diagnostic& d : g.rr.errors) std::cerr << d.str() << "\n";
+  std::cout << render(a.format, g, a.files.times);
+  int code = exitCodeOf(g.rr);
+  bool written = a.files.write([&](const std::string& format) { return render(format, g, a.files.times); });
+  return written ? code : 2;
 }
 
 }  // namespace
@@ -124,9 +149,15 @@ void addGateCommand(CLI::App& app, int& exitCode) {
   auto args = std::make_shared<GateArgs>();
   CLI::App* cmd = app.add_subcommand("gate", "CI mode: check specs (only what changed against a baseline); text, JSON, SARIF, JUnit");
   cmd->add_option("specs", args->specs, "spec files (TOML)")->required();
-  cmd->add_option("--baseline", args->baselines, "certified tables (table JSON files or directories of them)");
-  cmd->add_option("--format", args->format, "text | json | sarif | junit")
-      ->check(CLI::IsMember({"text", "json", "sarif", "junit"}));
+  // One value each (repeat it for more): a vector option would take the
+  // specs after it for baselines.
+  cmd->add_option("--baseline", args->baselines, "certified tables (table JSON files or directories of them)")
+      ->allow_extra_args(false)
+      ->type_name("TABLE.json|DIR");
+  cmd->add_option("--format", args->format, "what goes to standard output: text | json | sarif | junit")
+      ->check(CLI::IsMember({"text", "json", "sarif", "junit"}))
+      ->capture_default_str();
+  args->files.addTo(*cmd);
   cmd->add_flag("--matrix", args->matrix, "every [target] matrix entry, in both endians");
   addLimitOptions(*cmd, args->limits);
   cmd->add_option("--max-executions", args->budget.maxExecutions,

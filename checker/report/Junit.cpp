@@ -38,7 +38,7 @@ std::string detailOf(const std::optional<Counterexample>& cx, const Target& t) {
 
 }  // namespace
 
-std::string toJunit(const RunResults& rr, const std::map<std::string, std::string>& skipped) {
+std::string toJunit(const RunResults& rr, const std::map<std::string, std::string>& skipped, bool times) {
   std::ostringstream suites;
   unsigned tests = 0, failures = 0, errors = 0, skips = 0;
   for (size_t i = 0; i < rr.specs.size(); ++i) {
@@ -76,10 +76,12 @@ std::string toJunit(const RunResults& rr, const std::map<std::string, std::strin
     unsigned f = 0, e = 0, s = 0;
     std::ostringstream body;
     for (const Case& c : cases) {
-      char time[32];
-      snprintf(time, sizeof time, "%.3f", c.seconds);
-      body << "    <testcase classname=\"" << xmlEscape(r.spec + "." + target) << "\" name=\"" << xmlEscape(c.name)
-           << "\" time=\"" << time << "\"";
+      body << "    <testcase classname=\"" << xmlEscape(r.spec + "." + target) << "\" name=\"" << xmlEscape(c.name) << "\"";
+      if (times) {
+        char time[32];
+        snprintf(time, sizeof time, "%.3f", c.seconds);
+        body << " time=\"" << time << "\"";
+      }
       if (c.verdict == "SAFE") {
         body << "/>\n";
         continue;
@@ -102,6 +104,16 @@ std::string toJunit(const RunResults& rr, const std::map<std::string, std::strin
            << "\" failures=\"" << f << "\" errors=\"" << e << "\" skipped=\"" << s << "\">\n"
            << body.str() << "  </testsuite>\n";
     tests += unsigned(cases.size()), failures += f, errors += e, skips += s;
+  }
+  // Bad input: per file, one test case in error carrying every message.
+  std::map<std::string, std::string> bad;
+  for (const Diagnostic& d : rr.errors) bad[d.where.file] += d.str() + "\n";
+  for (const auto& [file, text] : bad) {
+    suites << "  <testsuite name=\"" << xmlEscape(file) << "\" tests=\"1\" failures=\"0\" errors=\"1\" skipped=\"0\">\n"
+           << "    <testcase classname=\"" << xmlEscape(file) << "\" name=\"input\">\n"
+           << "      <error message=\"bad input\" type=\"input-error\">" << xmlEscape(text) << "</error>\n"
+           << "    </testcase>\n  </testsuite>\n";
+    ++tests, ++errors;
   }
   std::ostringstream o;
   o << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"patchcheck gate\" tests=\"" << tests

@@ -10,8 +10,10 @@
 
 namespace patchcheck {
 
-// `skipped`: "SPEC TARGET TRANSITION" -> why it was not checked.
-std::string toJunit(const RunResults&, const std::map<std::string, std::string>& skipped);
+// `skipped`: "SPEC TARGET TRANSITION" -> why it was not checked. Bad input
+// (rr.errors) is one suite per file with one <error> test case. `times`:
+// false leaves out the time attributes (byte-identical reports).
+std::string toJunit(const RunResults&, const std::map<std::string, std::string>& skipped, bool times = true);
 
 std::string xmlEscape(const std::string&);
 

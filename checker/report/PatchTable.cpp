@@ -3,6 +3,7 @@
 #include <bit>
 #include <cctype>
 #include <cstdio>
+#include <set>
 #include <sstream>
 
 #include "checker/report/ByteSiteTable.h"
@@ -135,6 +136,14 @@ std::string tableStem(const std::string& specName) {
   return out.empty() ? "table" : out;
 }
 
+// A state or transition UNSAFE as its `expect = "unsafe"` says is a
+// documented regression case, not a refusal: the table records it apart
+// (patchTable's "regressions"). Anything else not SAFE, UNKNOWN above all,
+// refuses the table.
+static bool expectedUnsafe(Verdict v, const std::optional<Expect>& expect) {
+  return v == Verdict::Unsafe && expect && *expect == Expect::Unsafe;
+}
+
 std::vector<std::string> tableRefusals(const std::vector<SpecResult>& results,
                                        const std::vector<Target>& targets) {
   std::vector<std::string> out;
@@ -144,11 +153,11 @@ std::vector<std::string> tableRefusals(const std::vector<SpecResult>& results,
         out.push_back(results[i].spec + " [" + targets[i].str() + "] trampoline " + k.entry + ": " +
                       std::string(name(k.verdict)));
     for (const StateResult& s : results[i].states)
-      if (s.verdict != Verdict::Safe)
+      if (s.verdict != Verdict::Safe && !expectedUnsafe(s.verdict, s.expect))
         out.push_back(results[i].spec + " [" + targets[i].str() + "] state " + s.state + ": " +
                       std::string(name(s.verdict)));
     for (const TransitionResult& t : results[i].transitions)
-      if (t.verdict != Verdict::Safe)
+      if (t.verdict != Verdict::Safe && !expectedUnsafe(t.verdict, t.expect))
         out.push_back(results[i].spec + " [" + targets[i].str() + "] " + t.transition + ": " +
                       std::string(name(t.verdict)));
   }
@@ -179,6 +188,17 @@ std::variant<nlohmann::json, Diagnostics> patchTable(const Spec& spec, const std
                                    {"verdict", name(k.verdict)},
                                    {"paths", k.counts.paths}, {"queries", k.counts.queries}});
     std::map<std::string, std::vector<nlohmann::json>> words;  // state -> word entries (a byte site: none)
+    // Regression cases: UNSAFE as the spec expects. Named, never certified:
+    // no words or steps a reader could take for a proven sequence.
+    tj["regressions"] = nlohmann::json::array();
+    std::set<std::string> broken;  // states UNSAFE as expected
+    for (const StateResult& r : results[ti].states)
+      if (expectedUnsafe(r.verdict, r.expect)) {
+        broken.insert(r.state);
+        const StateSpec* st = spec.state(r.state);
+        tj["regressions"].push_back({{"kind", "state"}, {"name", r.state}, {"expect", "unsafe"},
+                                     {"verdict", name(r.verdict)}, {"line", st ? st->where.line : 0}});
+      }
     // A state's entry: its units (a byte site: its instructions) and proof.
     auto stateJson = [&](const StateSpec& st, const nlohmann::json& units) {
       nlohmann::json sj{{"name", st.name}, {"behaviour", spec.behaviour.at(st.name).str()}};
@@ -187,6 +207,9 @@ std::variant<nlohmann::json, Diagnostics> patchTable(const Spec& spec, const std
         if (r.state == st.name) sj["verification"] = countsJson(r.counts), sj["verification"]["verdict"] = name(r.verdict);
       ++states;
       return sj;
+    };
+    auto addState = [&](const StateSpec& st, const nlohmann::json& sj) {
+      if (!broken.count(st.name)) tj["states"].push_back(sj);
     };
     tj["states"] = nlohmann::json::array();
     for (const StateSpec& st : spec.states) {
@@ -197,7 +220,7 @@ std::variant<nlohmann::json, Diagnostics> patchTable(const Spec& spec, const std
           continue;
         }
         words[st.name] = {};
-        tj["states"].push_back(stateJson(st, std::get<nlohmann::json>(insns)));
+        addState(st, stateJson(st, std::get<nlohmann::json>(insns)));
         continue;
       }
       auto a = assembleState(spec, st, t);
@@ -209,7 +232,7 @@ std::variant<nlohmann::json, Diagnostics> patchTable(const Spec& spec, const std
       SiteLayout layout = siteLayout(spec, t);
       for (unsigned i = 0; i < spec.siteUnits(); ++i)
         words[st.name].push_back(wordJson(asmWords[i], t, st.words[i].text, i, layout.units()[i]));
-      tj["states"].push_back(stateJson(st, words[st.name]));
+      addState(st, stateJson(st, words[st.name]));
     }
     tj["transitions"] = nlohmann::json::array();
     for (const TransitionSpec& x : spec.transitions) {
@@ -218,6 +241,13 @@ std::variant<nlohmann::json, Diagnostics> patchTable(const Spec& spec, const std
       for (const TransitionResult& r : results[ti].transitions)
         if (r.transition == x.name()) checked = &r;
       if (!words.count(ts->to)) continue;
+      // UNSAFE as expected, or from or to a broken state: a regression case.
+      if (checked && (checked->verdict != Verdict::Safe || broken.count(ts->from) || broken.count(ts->to))) {
+        tj["regressions"].push_back({{"kind", "transition"}, {"name", ts->name()}, {"from", ts->from},
+                                     {"to", ts->to}, {"expect", ts->expect ? (*ts->expect == Expect::Safe ? "safe" : "unsafe") : "none"},
+                                     {"verdict", name(checked->verdict)}, {"line", ts->where.line}});
+        continue;
+      }
       nlohmann::json trj{{"name", ts->name()}, {"from", ts->from}, {"to", ts->to}, {"when", whenName(ts->when)},
                          {"line", ts->where.line}};
       auto steps = spec.byteUnits ? byteSiteSteps(spec, *ts, t, instructionsOf(tj, ts->to))

@@ -2,7 +2,8 @@
 // A certified patch table: per target (ISA/endian/ABI) the words of each
 // state and, per transition, the ordered writes with the barriers between,
 // each transition's verification summary, and the certificate. Built from
-// check results that are all SAFE; the C header and the JSON file are two
+// check results that are all SAFE, but for regression cases the spec
+// expects UNSAFE (listed apart, not certified); the C header and the JSON file are two
 // renderings of the same table (checker/report/CHeader.h renders the header from
 // the JSON, so they cannot disagree).
 #include <nlohmann/json.hpp>
@@ -21,7 +22,10 @@ struct TableOptions {
   Limits limits;
 };
 
-// Why a run cannot become a table: each state or transition that is not SAFE.
+// Why a run cannot become a table: each trampoline that is not SAFE, each
+// state or transition that is neither SAFE nor UNSAFE as its `expect =
+// "unsafe"` says. Those expected UNSAFE are the target's "regressions":
+// named with their verdict, never certified (no words, no steps).
 std::vector<std::string> tableRefusals(const std::vector<SpecResult>&, const std::vector<Target>&);
 
 // The table as JSON (keys sorted, no timings: the same inputs give the same

@@ -252,7 +252,21 @@ nlohmann::json toJson(const RunResults& rr) {
     for (const auto& t : r.transitions) s["transitions"].push_back(toJson(t));
     j.push_back(s);
   }
-  return {{"results", j}, {"exit_code", exitCodeOf(rr)}};
+  nlohmann::json errors = nlohmann::json::array();
+  for (const Diagnostic& d : rr.errors)
+    errors.push_back({{"file", d.where.file}, {"line", d.where.line}, {"column", d.where.column},
+                      {"message", d.message}, {"text", d.str()}});
+  // docs/json.md: raised when a member is removed, renamed or changes meaning.
+  return {{"format_version", 1}, {"results", j}, {"errors", errors}, {"exit_code", exitCodeOf(rr)}};
+}
+
+void dropTimes(nlohmann::json& j) {
+  if (j.is_object()) {
+    if (j.contains("counts") && j["counts"].is_object()) j["counts"].erase("seconds");
+    for (auto& item : j.items()) dropTimes(item.value());
+  } else if (j.is_array()) {
+    for (auto& v : j) dropTimes(v);
+  }
 }
 
 std::vector<std::string> problems(const RunResults& rr) {
@@ -283,6 +297,7 @@ std::vector<std::string> problems(const RunResults& rr) {
 // is UNKNOWN, else 0. A state's failure counts on its own: transitions
 // never excuse it (a `boot` transition does not even run it).
 int exitCodeOf(const RunResults& rr) {
+  if (!rr.errors.empty()) return 2;
   bool failed = false, unknown = false;
   auto judge = [&](const std::optional<Expect>& expect, Verdict v) {
     if (v == Verdict::Unknown) unknown = true;

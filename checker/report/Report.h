@@ -12,6 +12,9 @@ namespace patchcheck {
 struct RunResults {
   std::vector<SpecResult> specs;  // one per (spec, target)
   std::vector<Target> targets;
+  // Bad input met on the way (a spec, baseline or trampoline that could not
+  // be read): every output format carries them, and the exit code is 2.
+  Diagnostics errors;
 };
 
 // Addresses print as the target holds them: 32-bit targets show 32 bits.
@@ -30,9 +33,11 @@ nlohmann::json toJson(const TransitionResult&);
 nlohmann::json toJson(const StateResult&);
 nlohmann::json toJson(const TrampolineResult&);
 nlohmann::json toJson(const RunResults&);
+// Removes the wall-clock "seconds" of every "counts" object (--no-times).
+void dropTimes(nlohmann::json&);
 
-// 0 all safe (and expectations met), 1 unsafe or an expectation missed,
-// 3 unknown. A transition with `expect` counts as its expectation says; a
+// 2 when the run met bad input, else 0 all safe (and expectations met), 1
+// unsafe or an expectation missed, 3 unknown. A transition with `expect` counts as its expectation says; a
 // broken state counts on its own only when no checked transition covers it.
 int exitCodeOf(const RunResults&);
 

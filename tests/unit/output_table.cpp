@@ -162,12 +162,39 @@ TEST_CASE("verify-table accepts a fresh table and catches a flipped bit, a swapp
   }
 }
 
-TEST_CASE("table writes nothing when a transition is not SAFE", "[output_table]") {
+TEST_CASE("table writes nothing when a transition is UNSAFE and not expected so", "[output_table]") {
   TempDir dir;
-  Ran r = sh(cli("table " + std::string(PATCHCHECK_TEST_DATA) + "/outputs/no-safe-order.toml " + kSpec +
-                        " -o " + dir.file("out")));
+  std::string spec = readFile(std::string(PATCHCHECK_TEST_DATA) + "/outputs/no-safe-order.toml");
+  size_t at = spec.find("expect = \"unsafe\"");
+  REQUIRE(at != std::string::npos);
+  writeFile(dir.file("unexpected.toml"), spec.erase(at, spec.find('\n', at) - at));
+  Ran r = sh(cli("table " + dir.file("unexpected.toml") + " " + kSpec + " -o " + dir.file("out")), true);
   CHECK(r.status == 1);
+  CHECK(r.out.find("not SAFE") != std::string::npos);
   CHECK_FALSE(std::filesystem::exists(dir.file("out")));
+}
+
+TEST_CASE("a transition UNSAFE as its expect says is a regression case of the table, not a certified sequence",
+          "[output_table]") {
+  TempDir dir;
+  Ran r = sh(cli("table " + std::string(PATCHCHECK_TEST_DATA) + "/outputs/no-safe-order.toml -o " + dir.file("out")));
+  REQUIRE(r.status == 0);
+  json t = json::parse(readFile(dir.file("out/no-safe-order.json")));
+  const json& target = t["targets"][0];
+  CHECK(target["transitions"].empty());
+  REQUIRE(target["regressions"].size() == 1);
+  CHECK(target["regressions"][0]["kind"] == "transition");
+  CHECK(target["regressions"][0]["verdict"] == "UNSAFE");
+  CHECK_FALSE(target["regressions"][0].contains("steps"));
+  std::string h = readFile(dir.file("out/no-safe-order.h"));
+  CHECK(h.find("not certified: transition plain->framed is UNSAFE") != std::string::npos);
+  CHECK(sh(cli("verify-table " + dir.file("out/no-safe-order.json") + " --spec " + std::string(PATCHCHECK_TEST_DATA) +
+                 "/outputs/no-safe-order.toml")).status == 0);
+  // The gate checks a regression case on every run, against the table.
+  Ran g = sh(cli("gate --baseline " + dir.file("out") + " " + std::string(PATCHCHECK_TEST_DATA) +
+                 "/outputs/no-safe-order.toml"));
+  CHECK(g.status == 0);
+  CHECK(g.out.find("a regression case (expected UNSAFE)") != std::string::npos);
 }
 
 TEST_CASE("a table of a site with a data unit before F: offsets, lengths, a header that computes the literal",

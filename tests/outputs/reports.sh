@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# outputs.reports: every report format is a whole, valid document on exit
+# 0, 1 and 2, one run writes several, and a gate over a bad and a good spec
+# carries both. Usage: reports.sh PATCHCHECK SOURCE_DIR
+set -u
+pc=$(realpath "$1"); src=$(realpath "$2")
+v="python3 $src/tests/outputs/validate_reports.py"
+work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
+cd "$work" || exit 1
+cp "$src/tests/data/soundness/stale-one-line.toml" good.toml
+cp "$src/tests/data/soundness/body-overwritten.toml" unsafe.toml
+printf 'schema = 1\n[target]\nisa = "mips32r2"\n[site]\nfunction = "F"\nwords = 2\n[states]\na = ["nop", "nop"]\n[behaviour]\na = "untraced"\n[[transition]]\nfrom = "a"\nto = "nowhere"\nsteps = ["write 1"]\n' > bad.toml
+failed=0
+expect() {  # expect CODE WHAT COMMAND...
+  local want=$1 what=$2; shift 2
+  "$@" > out.txt 2> err.txt; local got=$?
+  if [ "$got" != "$want" ]; then
+    echo "FAIL: $what: exit $got, expected $want"; cat err.txt; failed=1; return 1
+  fi
+}
+valid() {  # valid WHAT KIND FILE ARGS...
+  local what=$1; shift
+  $v "$@" || { echo "FAIL: $what: $2 is not valid ($1)"; failed=1; }
+}
+
+for case in "0 good.toml" "1 unsafe.toml" "2 bad.toml" "2 bad.toml unsafe.toml"; do
+  set -- $case; code=$1; shift
+  err=; [ "$code" = 2 ] && err=--errors
+  rm -f r.sarif r.xml r.json
+  expect "$code" "gate $*" "$pc" gate --sarif r.sarif --junit r.xml --json r.json "$@" || continue
+  valid "gate $*" sarif r.sarif $err
+  valid "gate $*" junit r.xml $err
+  valid "gate $*" json r.json $err --exit-code "$code"
+  for f in sarif junit json; do
+    expect "$code" "gate --format $f $*" "$pc" gate --format "$f" "$@" || continue
+    case $f in junit) valid "stdout $f $*" junit out.txt $err;;
+               json) valid "stdout $f $*" json out.txt $err --exit-code "$code";;
+               *) valid "stdout $f $*" sarif out.txt $err;; esac
+  done
+  expect "$code" "check --json $*" "$pc" check --json "$@" && valid "check --json $*" json out.txt $err --exit-code "$code"
+done
+
+# One bad spec and one with a finding: both in the one report, exit 2.
+expect 2 "gate bad+unsafe" "$pc" gate --sarif both.sarif --json both.json bad.toml unsafe.toml
+valid "bad+unsafe" sarif both.sarif --errors --results 2
+python3 - both.sarif both.json <<'PY' || failed=1
+import json, sys
+s = json.load(open(sys.argv[1]))
+run = s["runs"][0]
+rules = sorted({r["ruleId"] for r in run["results"]})
+assert rules == ["input-error", "unsafe-transition"], rules
+n = run["invocations"][0]["toolExecutionNotifications"][0]
+loc = n["locations"][0]["physicalLocation"]
+assert loc["artifactLocation"]["uri"] == "bad.toml", loc
+assert loc["region"]["startLine"] == 13 and loc["region"].get("startColumn", 0) >= 1, loc
+# The unsafe result sits on the steps line that decides it, with its trace.
+res = [r for r in run["results"] if r["ruleId"] == "unsafe-transition"][0]
+steps = 1 + [i for i, l in enumerate(open("unsafe.toml")) if l.startswith("steps")][0]
+assert res["locations"][0]["physicalLocation"]["region"]["startLine"] == steps, res["locations"]
+assert len(res["codeFlows"][0]["threadFlows"][0]["locations"]) >= 1
+assert all(r.get("help", {}).get("text") for r in run["tool"]["driver"]["rules"])
+j = json.load(open(sys.argv[2]))
+assert j["format_version"] == 1
+assert [r["spec"] for r in j["results"]] and j["errors"][0]["file"] == "bad.toml", j["errors"]
+PY
+# --no-times: two runs write the same bytes in every format.
+for n in 1 2; do
+  expect 2 "--no-times run $n" "$pc" gate --no-times --sarif t$n.sarif --junit t$n.xml --json t$n.json \
+    good.toml unsafe.toml bad.toml
+  "$pc" check --json --no-times good.toml unsafe.toml > c$n.json
+done
+for f in t1.sarif t1.xml t1.json c1.json; do
+  cmp -s "$f" "${f/1/2}" || { echo "FAIL: --no-times: $f and ${f/1/2} differ"; failed=1; }
+done
+grep -q '"seconds"' t1.json c1.json && { echo "FAIL: --no-times left seconds in the JSON"; failed=1; }
+grep -q ' time=' t1.xml && { echo "FAIL: --no-times left time= in the JUnit"; failed=1; }
+
+# A report file that cannot be written: exit 2, the others still written.
+expect 2 "unwritable" "$pc" gate --json nodir/r.json --junit ok.xml good.toml && valid "unwritable" junit ok.xml
+exit $failed

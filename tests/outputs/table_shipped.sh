@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# outputs.table_shipped: `table` writes a certified table for every shipped
+# spec, those with expected-UNSAFE regression cases included; verify-table
+# re-derives each; a gate against the tables skips every certified
+# transition and passes. Usage: table_shipped.sh PATCHCHECK SOURCE_DIR
+set -u
+pc=$(realpath "$1"); src=$(realpath "$2")
+out=$(mktemp -d); trap 'rm -rf "$out"' EXIT
+cd "$src" || exit 1
+failed=0
+for spec in specs/*/*.toml; do
+  "$pc" table "$spec" -o "$out" > "$out/log" 2>&1 || { echo "FAIL: table $spec"; cat "$out/log"; failed=1; continue; }
+  t=$(sed -n 's/^wrote \(.*\.json\)$/\1/p' "$out/log")
+  "$pc" verify-table "$t" --spec "$spec" > "$out/log" 2>&1 || { echo "FAIL: verify-table $t"; cat "$out/log"; failed=1; }
+done
+n=$(ls "$out"/*.json | wc -l); want=$(ls specs/*/*.toml | wc -l)
+[ "$n" = "$want" ] || { echo "FAIL: $n tables for $want specs"; failed=1; }
+"$pc" gate --baseline "$out" specs/*/*.toml > "$out/log" 2>&1 || { echo "FAIL: gate --baseline"; tail -20 "$out/log"; failed=1; }
+grep -q "^skipped [1-9]" "$out/log" || { echo "FAIL: the gate skipped nothing"; failed=1; }
+exit $failed
