@@ -13,14 +13,16 @@
 namespace patchcheck {
 
 inline void addFetchChoicesOption(CLI::App& cmd, FetchChoices& choices) {
-  const std::map<std::string, FetchChoices> names{
+  // A string checked against the names, so that help and errors show the
+  // names alone (an enum transformer prints its mapping to numbers).
+  static const std::map<std::string, FetchChoices> names{
       {"auto", FetchChoices::Auto}, {"explicit", FetchChoices::Explicit}, {"symbolic", FetchChoices::Symbolic}};
-  cmd.add_option("--fetch-choices", choices,
-                 "auto | explicit | symbolic: each version a fetch may see its own path, or merged where the "
-                 "paths meet again (auto: explicit until " + std::to_string(kExplicitExecutions) +
-                     " executions)")
-      ->transform(CLI::CheckedTransformer(names, CLI::ignore_case))
-      ->default_str("auto");
+  cmd.add_option_function<std::string>(
+         "--fetch-choices", [&choices](const std::string& v) { choices = names.at(v); },
+         "auto | explicit | symbolic: each version a fetch may see its own path, or merged where the "
+         "paths meet again (auto: explicit until " + std::to_string(kExplicitExecutions) + " executions)")
+      ->check(CLI::IsMember({"auto", "explicit", "symbolic"}).description(""))
+      ->option_text("auto|explicit|symbolic=auto");
 }
 
 }  // namespace patchcheck
