@@ -1,7 +1,7 @@
 // `patchcheck verify-table`: re-derives a patch table from its spec and
 // sources (words, order, digests, verdicts) and fails on any difference.
 // The spec is found from the table (its path from the spec's tree root,
-// under the table's directory or one above it); its trampolines are re-read
+// under the table's directory, the working directory, or one above either); its trampolines are re-read
 // from the spec's tree and re-hashed.
 #include <filesystem>
 #include <fstream>
@@ -45,21 +45,26 @@ std::string shortValue(const json& j) {
 }
 
 // The spec a table names: `--spec`, else the table's spec.path (relative
-// to the spec's tree root) under the table's directory or a directory above it.
+// to the spec's tree root) under the table's directory or a directory above
+// it (tables kept in the tree, certified/ beside specs/), then under the
+// working directory or one above it (tables written elsewhere, verified
+// from where `table` ran).
 std::optional<std::string> findSpec(const std::string& table, const std::string& recorded) {
   if (recorded.empty()) return std::nullopt;
   std::error_code ec;
   if (fs::path(recorded).is_absolute()) return fs::is_regular_file(recorded, ec) ? std::optional(recorded) : std::nullopt;
-  fs::path dir = fs::absolute(table, ec).parent_path();
-  for (;; dir = dir.parent_path()) {
-    if (fs::is_regular_file(dir / recorded, ec)) {
-      fs::path found = dir / recorded;
-      if (fs::path(table).is_absolute()) return found.string();
-      fs::path shown = found.lexically_relative(fs::current_path(ec));  // relative, as the table was given
-      return (shown.empty() || ec ? found : shown).string();
+  fs::path cwd = fs::current_path(ec);
+  for (fs::path start : {fs::absolute(table, ec).parent_path(), cwd})
+    for (fs::path dir = start;; dir = dir.parent_path()) {
+      if (fs::is_regular_file(dir / recorded, ec)) {
+        fs::path found = (dir / recorded).lexically_normal();
+        if (fs::path(table).is_absolute()) return found.string();
+        fs::path shown = found.lexically_relative(cwd);  // relative, as the table was given
+        return (shown.empty() ? found : shown).string();
+      }
+      if (dir == dir.root_path() || dir.parent_path() == dir) break;
     }
-    if (dir == dir.root_path() || dir.parent_path() == dir) return std::nullopt;
-  }
+  return std::nullopt;
 }
 
 // Each trampoline file the certificate names that changed, vanished or
@@ -113,7 +118,8 @@ int runVerify(const VerifyArgs& a) {
   std::optional<std::string> specPath = !a.spec.empty() ? std::optional(a.spec) : findSpec(a.table, named);
   if (!specPath) {
     std::cerr << a.table << ": error: cannot find the spec '" << named
-              << "' the table names, in the table's directory or any directory above it; pass --spec PATH\n";
+              << "' the table names, under the table's directory, the working directory or any directory above "
+                 "either; pass --spec PATH\n";
     return 2;
   }
   auto loaded = loadSpec(*specPath);
@@ -185,7 +191,8 @@ void addVerifyTableCommand(CLI::App& app, int& exitCode) {
   CLI::App* cmd = app.add_subcommand("verify-table", "Re-derive a patch table from its spec and sources; fail on any difference");
   cmd->add_option("table", args->table, "the table's JSON file")->required();
   cmd->add_option("--spec", args->spec,
-                  "the spec file (default: the table's spec path, from the table's directory or one above it)");
+                  "the spec file (default: the table's spec path, under the table's directory, the working directory or one above "
+                  "either)");
   args->trampolines.addTo(*cmd);
   cmd->add_option("-j,--jobs", args->jobs, "checks in parallel (default: cores)");
   cmd->callback([args, &exitCode] { exitCode = runVerify(*args); });
