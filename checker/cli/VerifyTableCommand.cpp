@@ -3,6 +3,7 @@
 // The spec is found from the table (its path from the spec's tree root,
 // under the table's directory, the working directory, or one above either); its trampolines are re-read
 // from the spec's tree and re-hashed.
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -26,7 +27,8 @@ namespace fs = std::filesystem;
 using json = nlohmann::json;
 
 struct VerifyArgs {
-  std::string table, spec;
+  std::vector<std::string> tables;
+  std::string spec;
   unsigned jobs = defaultJobs();
   TrampolineDirOption trampolines;
 };
@@ -101,13 +103,8 @@ unsigned trampolineChanges(const json& recorded, const json& now) {
   return n;
 }
 
-int runVerify(const VerifyArgs& a) {
-  for (auto p : {jobsProblem(a.jobs), a.trampolines.problem()})
-    if (p) {
-      std::cerr << "<command line>: error: " << *p << "\n";
-      return 2;
-    }
-  auto read = loadTableFile(a.table);
+int verifyOne(const VerifyArgs& a, const std::string& table) {
+  auto read = loadTableFile(table);
   if (auto* e = std::get_if<Diagnostic>(&read)) {
     std::cerr << e->str() << "\n";
     return 2;
@@ -115,9 +112,9 @@ int runVerify(const VerifyArgs& a) {
   // The members read here are there, of these types (checker/report/TableFile.h).
   const json recorded = std::get<json>(std::move(read));
   std::string named = recorded.at("spec").at("path").get<std::string>();
-  std::optional<std::string> specPath = !a.spec.empty() ? std::optional(a.spec) : findSpec(a.table, named);
+  std::optional<std::string> specPath = !a.spec.empty() ? std::optional(a.spec) : findSpec(table, named);
   if (!specPath) {
-    std::cerr << a.table << ": error: cannot find the spec '" << named
+    std::cerr << table << ": error: cannot find the spec '" << named
               << "' the table names, under the table's directory, the working directory or any directory above "
                  "either; pass --spec PATH\n";
     return 2;
@@ -164,24 +161,41 @@ int runVerify(const VerifyArgs& a) {
         std::cout << "not re-derived at " << path << ": " << shortValue(was) << "\n";
       if (++differences >= 50) break;
     }
-    fs::path header = fs::path(a.table).replace_extension(".h");
+    fs::path header = fs::path(table).replace_extension(".h");
     if (auto h = readFile(header.string())) {
-      if (*h != cHeader(b.json, fs::path(a.table).filename().string())) {
+      if (*h != cHeader(b.json, fs::path(table).filename().string())) {
         std::cout << "differs: " << header.string() << " is not the header of the re-derived table\n";
         ++differences;
       }
     }
   }
   if (differences) {
-    std::cout << a.table << ": FAILED: " << differences << " difference(s) from the re-derived table\n";
+    std::cout << table << ": FAILED: " << differences << " difference(s) from the re-derived table\n";
     return 1;
   }
   if (recorded.at("certificate").value("checker", json()) != b.json["certificate"]["checker"])
     std::cout << "note: certified by another checker build; every entry was proven again by this one ("
               << buildInfo().version << ", commit " << buildInfo().commit << ")\n";
-  std::cout << a.table << ": OK: " << (spec.byteUnits ? "bytes" : "words")
+  std::cout << table << ": OK: " << (spec.byteUnits ? "bytes" : "words")
             << ", order, digests and verdicts re-derived from " << *specPath << "\n";
   return 0;
+}
+
+// Each table in turn (docs/ci.md: `verify-table certified/*.json`); the
+// exit code is the worst: 2 bad input, 1 a difference, 0 all re-derived.
+int runVerify(const VerifyArgs& a) {
+  for (auto p : {jobsProblem(a.jobs), a.trampolines.problem()})
+    if (p) {
+      std::cerr << "<command line>: error: " << *p << "\n";
+      return 2;
+    }
+  if (!a.spec.empty() && a.tables.size() > 1) {
+    std::cerr << "<command line>: error: --spec names the spec of one table, not of " << a.tables.size() << "\n";
+    return 2;
+  }
+  int code = 0;
+  for (const std::string& table : a.tables) code = std::max(code, verifyOne(a, table));
+  return code;
 }
 
 }  // namespace
@@ -189,7 +203,7 @@ int runVerify(const VerifyArgs& a) {
 void addVerifyTableCommand(CLI::App& app, int& exitCode) {
   auto args = std::make_shared<VerifyArgs>();
   CLI::App* cmd = app.add_subcommand("verify-table", "Re-derive a patch table from its spec and sources; fail on any difference");
-  cmd->add_option("table", args->table, "the table's JSON file")->required();
+  cmd->add_option("tables", args->tables, "the tables' JSON files")->required();
   cmd->add_option("--spec", args->spec,
                   "the spec file (default: the table's spec path, under the table's directory, the working directory or one above "
                   "either)");

@@ -20,6 +20,11 @@ run "$repo" "table from the checkout's top" "$pc" table specs/mips/one-line.toml
 recorded=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["spec"]["path"])' "$repo/certified/one-line.json")
 [ "$recorded" = specs/mips/one-line.toml ] || { echo "FAIL: the table names '$recorded', not specs/mips/one-line.toml"; failed=1; }
 run "$repo" "verify-table from the top" "$pc" verify-table certified/one-line.json
+# docs/ci.md's `verify-table certified/*.json`: several tables in one run.
+cp "$src/tests/data/soundness/body-overwritten.toml" "$repo/specs/mips/regression.toml"
+sed -i 's/^steps = \[.write 2 = "nop"., .*$/&\nexpect = "unsafe"/' "$repo/specs/mips/regression.toml"
+run "$repo" "table of a spec with a regression case" "$pc" table specs/mips/regression.toml -o certified
+run "$repo" "verify-table certified/*.json" "$pc" verify-table certified/one-line.json certified/regression.json
 run "$repo/certified" "verify-table from the tables' folder" "$pc" verify-table one-line.json
 run "$repo" "table written outside the checkout" "$pc" table specs/mips/one-line.toml -o "$work/elsewhere"
 run "$repo" "verify-table of a table outside, from the top" "$pc" verify-table "$work/elsewhere/one-line.json"
