@@ -84,6 +84,20 @@ for c in "0 good.toml" "1 unknown.toml --max-executions 1" "1 unsafe.toml bad.to
   expect "$want" "--kselftest-exit $*" "$pc" gate --kselftest-exit --format ktap "$@"
 done
 
+# One bad spec and one good one: the good one's results and the bad one's
+# error in every report, exit 2.
+expect 2 "gate bad+good" "$pc" gate --sarif bg.sarif --junit bg.xml --json bg.json bad.toml good.toml
+valid "bad+good" sarif bg.sarif --errors
+python3 - bg.xml bg.json <<'PY' || failed=1
+import json, sys, xml.etree.ElementTree as ET
+suites = ET.parse(sys.argv[1]).getroot().findall("testsuite")
+cases = [c for s in suites for c in s.findall("testcase")]
+assert any(c.get("classname", "").startswith("good.") and c.get("name") == "off->on" and not list(c) for c in cases), "no passing good case"
+assert any(c.get("classname") == "bad.toml" and c.find("error") is not None for c in cases), "no error case for bad.toml"
+j = json.load(open(sys.argv[2]))
+assert [r["spec"] for r in j["results"]] == ["good"] and j["errors"][0]["file"] == "bad.toml" and j["exit_code"] == 2, j
+PY
+
 # --no-times: two runs write the same bytes in every format.
 for n in 1 2; do
   expect 2 "--no-times run $n" "$pc" gate --no-times --sarif t$n.sarif --junit t$n.xml --json t$n.json \
