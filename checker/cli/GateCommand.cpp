@@ -13,6 +13,7 @@
 #include "checker/explore/Jobs.h"
 #include "checker/report/Baseline.h"
 #include "checker/report/Junit.h"
+#include "checker/report/Ktap.h"
 #include "checker/report/PatchTable.h"
 #include "checker/report/Report.h"
 #include "checker/report/Sarif.h"
@@ -24,7 +25,7 @@ struct GateArgs {
   std::vector<std::string> specs, baselines;
   std::string format = "text";
   OutputFiles files;
-  bool matrix = false;
+  bool matrix = false, kselftestExit = false;
   Limits limits;
   Budget budget;
   FetchChoices fetchChoices = FetchChoices::Auto;
@@ -112,6 +113,7 @@ void prove(const GateArgs& a, GateRun& g) {
 std::string render(const std::string& format, const GateRun& g, bool times) {
   if (format == "sarif") return toSarif(g.rr, g.specOf).dump(2) + "\n";
   if (format == "junit") return toJunit(g.rr, g.skipped, times);
+  if (format == "ktap") return toKtap(g.rr, g.skipped);
   if (format == "json") {
     nlohmann::json j = toJson(g.rr);
     j["gate"] = {{"checked_because", g.changed}, {"skipped", g.skipped}};
@@ -140,7 +142,8 @@ int runGate(const GateArgs& a) {
   std::cout << render(a.format, g, a.files.times);
   int code = exitCodeOf(g.rr);
   bool written = a.files.write([&](const std::string& format) { return render(format, g, a.files.times); });
-  return written ? code : 2;
+  if (!written) code = 2;
+  return a.kselftestExit ? kselftestExit(code) : code;
 }
 
 }  // namespace
@@ -154,10 +157,12 @@ void addGateCommand(CLI::App& app, int& exitCode) {
   cmd->add_option("--baseline", args->baselines, "certified tables (table JSON files or directories of them)")
       ->allow_extra_args(false)
       ->type_name("TABLE.json|DIR");
-  cmd->add_option("--format", args->format, "what goes to standard output: text | json | sarif | junit")
-      ->check(CLI::IsMember({"text", "json", "sarif", "junit"}))
+  cmd->add_option("--format", args->format, "what goes to standard output: text | json | sarif | junit | ktap")
+      ->check(CLI::IsMember({"text", "json", "sarif", "junit", "ktap"}))
       ->capture_default_str();
   args->files.addTo(*cmd);
+  cmd->add_flag("--kselftest-exit", args->kselftestExit,
+                "exit as a kselftest does: 0 (KSFT_PASS) when the gate passes, else 1 (KSFT_FAIL)");
   cmd->add_flag("--matrix", args->matrix, "every [target] matrix entry, in both endians");
   addLimitOptions(*cmd, args->limits);
   cmd->add_option("--max-executions", args->budget.maxExecutions,

@@ -1,8 +1,9 @@
 // `patchcheck verify-table`: re-derives a patch table from its spec and
 // sources (words, order, digests, verdicts) and fails on any difference.
 // The spec is found from the table (its path from the spec's tree root,
-// under the table's directory or one above it); its trampolines are re-read
+// under the table's directory, the working directory, or one above either); its trampolines are re-read
 // from the spec's tree and re-hashed.
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -26,7 +27,8 @@ namespace fs = std::filesystem;
 using json = nlohmann::json;
 
 struct VerifyArgs {
-  std::string table, spec;
+  std::vector<std::string> tables;
+  std::string spec;
   unsigned jobs = defaultJobs();
   TrampolineDirOption trampolines;
 };
@@ -45,21 +47,26 @@ std::string shortValue(const json& j) {
 }
 
 // The spec a table names: `--spec`, else the table's spec.path (relative
-// to the spec's tree root) under the table's directory or a directory above it.
+// to the spec's tree root) under the table's directory or a directory above
+// it (tables kept in the tree, certified/ beside specs/), then under the
+// working directory or one above it (tables written elsewhere, verified
+// from where `table` ran).
 std::optional<std::string> findSpec(const std::string& table, const std::string& recorded) {
   if (recorded.empty()) return std::nullopt;
   std::error_code ec;
   if (fs::path(recorded).is_absolute()) return fs::is_regular_file(recorded, ec) ? std::optional(recorded) : std::nullopt;
-  fs::path dir = fs::absolute(table, ec).parent_path();
-  for (;; dir = dir.parent_path()) {
-    if (fs::is_regular_file(dir / recorded, ec)) {
-      fs::path found = dir / recorded;
-      if (fs::path(table).is_absolute()) return found.string();
-      fs::path shown = found.lexically_relative(fs::current_path(ec));  // relative, as the table was given
-      return (shown.empty() || ec ? found : shown).string();
+  fs::path cwd = fs::current_path(ec);
+  for (fs::path start : {fs::absolute(table, ec).parent_path(), cwd})
+    for (fs::path dir = start;; dir = dir.parent_path()) {
+      if (fs::is_regular_file(dir / recorded, ec)) {
+        fs::path found = (dir / recorded).lexically_normal();
+        if (fs::path(table).is_absolute()) return found.string();
+        fs::path shown = found.lexically_relative(cwd);  // relative, as the table was given
+        return (shown.empty() ? found : shown).string();
+      }
+      if (dir == dir.root_path() || dir.parent_path() == dir) break;
     }
-    if (dir == dir.root_path() || dir.parent_path() == dir) return std::nullopt;
-  }
+  return std::nullopt;
 }
 
 // Each trampoline file the certificate names that changed, vanished or
@@ -96,13 +103,8 @@ unsigned trampolineChanges(const json& recorded, const json& now) {
   return n;
 }
 
-int runVerify(const VerifyArgs& a) {
-  for (auto p : {jobsProblem(a.jobs), a.trampolines.problem()})
-    if (p) {
-      std::cerr << "<command line>: error: " << *p << "\n";
-      return 2;
-    }
-  auto read = loadTableFile(a.table);
+int verifyOne(const VerifyArgs& a, const std::string& table) {
+  auto read = loadTableFile(table);
   if (auto* e = std::get_if<Diagnostic>(&read)) {
     std::cerr << e->str() << "\n";
     return 2;
@@ -110,10 +112,11 @@ int runVerify(const VerifyArgs& a) {
   // The members read here are there, of these types (checker/report/TableFile.h).
   const json recorded = std::get<json>(std::move(read));
   std::string named = recorded.at("spec").at("path").get<std::string>();
-  std::optional<std::string> specPath = !a.spec.empty() ? std::optional(a.spec) : findSpec(a.table, named);
+  std::optional<std::string> specPath = !a.spec.empty() ? std::optional(a.spec) : findSpec(table, named);
   if (!specPath) {
-    std::cerr << a.table << ": error: cannot find the spec '" << named
-              << "' the table names, in the table's directory or any directory above it; pass --spec PATH\n";
+    std::cerr << table << ": error: cannot find the spec '" << named
+              << "' the table names, under the table's directory, the working directory or any directory above "
+                 "either; pass --spec PATH\n";
     return 2;
   }
   auto loaded = loadSpec(*specPath);
@@ -158,24 +161,41 @@ int runVerify(const VerifyArgs& a) {
         std::cout << "not re-derived at " << path << ": " << shortValue(was) << "\n";
       if (++differences >= 50) break;
     }
-    fs::path header = fs::path(a.table).replace_extension(".h");
+    fs::path header = fs::path(table).replace_extension(".h");
     if (auto h = readFile(header.string())) {
-      if (*h != cHeader(b.json, fs::path(a.table).filename().string())) {
+      if (*h != cHeader(b.json, fs::path(table).filename().string())) {
         std::cout << "differs: " << header.string() << " is not the header of the re-derived table\n";
         ++differences;
       }
     }
   }
   if (differences) {
-    std::cout << a.table << ": FAILED: " << differences << " difference(s) from the re-derived table\n";
+    std::cout << table << ": FAILED: " << differences << " difference(s) from the re-derived table\n";
     return 1;
   }
   if (recorded.at("certificate").value("checker", json()) != b.json["certificate"]["checker"])
     std::cout << "note: certified by another checker build; every entry was proven again by this one ("
               << buildInfo().version << ", commit " << buildInfo().commit << ")\n";
-  std::cout << a.table << ": OK: " << (spec.byteUnits ? "bytes" : "words")
+  std::cout << table << ": OK: " << (spec.byteUnits ? "bytes" : "words")
             << ", order, digests and verdicts re-derived from " << *specPath << "\n";
   return 0;
+}
+
+// Each table in turn (docs/ci.md: `verify-table certified/*.json`); the
+// exit code is the worst: 2 bad input, 1 a difference, 0 all re-derived.
+int runVerify(const VerifyArgs& a) {
+  for (auto p : {jobsProblem(a.jobs), a.trampolines.problem()})
+    if (p) {
+      std::cerr << "<command line>: error: " << *p << "\n";
+      return 2;
+    }
+  if (!a.spec.empty() && a.tables.size() > 1) {
+    std::cerr << "<command line>: error: --spec names the spec of one table, not of " << a.tables.size() << "\n";
+    return 2;
+  }
+  int code = 0;
+  for (const std::string& table : a.tables) code = std::max(code, verifyOne(a, table));
+  return code;
 }
 
 }  // namespace
@@ -183,9 +203,10 @@ int runVerify(const VerifyArgs& a) {
 void addVerifyTableCommand(CLI::App& app, int& exitCode) {
   auto args = std::make_shared<VerifyArgs>();
   CLI::App* cmd = app.add_subcommand("verify-table", "Re-derive a patch table from its spec and sources; fail on any difference");
-  cmd->add_option("table", args->table, "the table's JSON file")->required();
+  cmd->add_option("tables", args->tables, "the tables' JSON files")->required();
   cmd->add_option("--spec", args->spec,
-                  "the spec file (default: the table's spec path, from the table's directory or one above it)");
+                  "the spec file (default: the table's spec path, under the table's directory, the working directory or one above "
+                  "either)");
   args->trampolines.addTo(*cmd);
   cmd->add_option("-j,--jobs", args->jobs, "checks in parallel (default: cores)");
   cmd->callback([args, &exitCode] { exitCode = runVerify(*args); });

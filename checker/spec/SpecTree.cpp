@@ -1,6 +1,7 @@
 #include "checker/spec/SpecTree.h"
 
 #include <filesystem>
+#include <optional>
 
 namespace patchcheck {
 namespace fs = std::filesystem;
@@ -20,6 +21,17 @@ fs::path absoluteOf(const fs::path& p) {
   return normal(ec ? p : a);
 }
 
+// The nearest directory from `dir` upwards holding `marker` (a directory,
+// or for .git also a file: a worktree's), if any.
+std::optional<fs::path> nearestHolding(const fs::path& dir, const char* marker) {
+  for (fs::path at = dir;; at = normal(at / "..")) {
+    std::error_code ec;
+    if (fs::exists(at / marker, ec)) return at;
+    fs::path abs = absoluteOf(at);
+    if (abs == abs.root_path() || abs.parent_path() == abs) return std::nullopt;
+  }
+}
+
 }  // namespace
 
 SpecTree locateSpecTree(const std::string& specPath) {
@@ -30,6 +42,10 @@ SpecTree locateSpecTree(const std::string& specPath) {
     fs::path abs = absoluteOf(at);
     if (abs == abs.root_path() || abs.parent_path() == abs) break;
   }
+  // No trampolines/: the checkout the spec lies in is its tree, so a table
+  // made from the top of it names "specs/x/y.toml", not "y.toml", and
+  // verify-table finds it again from wherever the table was written.
+  if (auto checkout = nearestHolding(dir, ".git")) return {checkout->string(), ""};
   return {dir.string(), ""};
 }
 

@@ -1,8 +1,8 @@
 #pragma once
 // Where the files a spec names lie (docs/spec-format.md, "The spec's tree").
 // A spec's tree root is the nearest directory, from the spec's own directory
-// upwards, that holds a `trampolines/` directory (the spec's own directory
-// when none does). `[trampolines]` paths are relative to that `trampolines/`
+// upwards, that holds a `trampolines/` directory; when none does, the
+// nearest that holds `.git` (the checkout); else the spec's own directory. `[trampolines]` paths are relative to that `trampolines/`
 // directory, or to the one `--trampolines DIR` names. Tables and
 // certificates name every file relative to the root, so they do not depend
 // on the working directory or on how a path was typed; nothing is ever read

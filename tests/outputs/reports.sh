@@ -31,9 +31,10 @@ for case in "0 good.toml" "1 unsafe.toml" "2 bad.toml" "2 bad.toml unsafe.toml";
   valid "gate $*" sarif r.sarif $err
   valid "gate $*" junit r.xml $err
   valid "gate $*" json r.json $err --exit-code "$code"
-  for f in sarif junit json; do
+  for f in sarif junit json ktap; do
     expect "$code" "gate --format $f $*" "$pc" gate --format "$f" "$@" || continue
     case $f in junit) valid "stdout $f $*" junit out.txt $err;;
+               ktap) valid "stdout $f $*" ktap out.txt;;
                json) valid "stdout $f $*" json out.txt $err --exit-code "$code";;
                *) valid "stdout $f $*" sarif out.txt $err;; esac
   done
@@ -63,6 +64,40 @@ j = json.load(open(sys.argv[2]))
 assert j["format_version"] == 1
 assert [r["spec"] for r in j["results"]] and j["errors"][0]["file"] == "bad.toml", j["errors"]
 PY
+# KTAP: an expected-UNSAFE regression case is ok, an UNKNOWN is not ok
+# (never a skip) with its reason, bad input is not ok; --kselftest-exit
+# maps 0 to KSFT_PASS (0) and every other code to KSFT_FAIL (1).
+cp "$src/tests/data/soundness/unknown-expect-safe.toml" unknown.toml
+cp "$src/tests/data/outputs/no-safe-order.toml" regress.toml
+expect 2 "ktap" "$pc" gate --ktap all.ktap regress.toml unsafe.toml bad.toml
+valid "ktap" ktap all.ktap
+grep -q '^ok [0-9]* no-safe-order \[.*\] plain->framed$' all.ktap || { echo "FAIL: ktap: the regression case is not ok"; failed=1; }
+grep -q '^not ok [0-9]* unsafe \[.*\] a->b$' all.ktap || { echo "FAIL: ktap: UNSAFE is not 'not ok'"; failed=1; }
+grep -q '^not ok [0-9]* bad.toml input$' all.ktap || { echo "FAIL: ktap: bad input is not 'not ok'"; failed=1; }
+expect 3 "ktap unknown" "$pc" gate --ktap unknown.ktap unknown.toml --max-executions 1
+valid "ktap unknown" ktap unknown.ktap
+grep -q '^not ok [0-9]* unknown \[.*\] off->on$' unknown.ktap || { echo "FAIL: ktap: UNKNOWN is not 'not ok'"; failed=1; }
+grep -q '^# UNKNOWN: ' unknown.ktap || { echo "FAIL: ktap: UNKNOWN without its reason"; failed=1; }
+grep -q 'SKIP' all.ktap unknown.ktap && { echo "FAIL: ktap: a SKIP where nothing was skipped"; failed=1; }
+for c in "0 good.toml" "1 unknown.toml --max-executions 1" "1 unsafe.toml bad.toml" "0 regress.toml"; do
+  set -- $c; want=$1; shift
+  expect "$want" "--kselftest-exit $*" "$pc" gate --kselftest-exit --format ktap "$@"
+done
+
+# One bad spec and one good one: the good one's results and the bad one's
+# error in every report, exit 2.
+expect 2 "gate bad+good" "$pc" gate --sarif bg.sarif --junit bg.xml --json bg.json bad.toml good.toml
+valid "bad+good" sarif bg.sarif --errors
+python3 - bg.xml bg.json <<'PY' || failed=1
+import json, sys, xml.etree.ElementTree as ET
+suites = ET.parse(sys.argv[1]).getroot().findall("testsuite")
+cases = [c for s in suites for c in s.findall("testcase")]
+assert any(c.get("classname", "").startswith("good.") and c.get("name") == "off->on" and not list(c) for c in cases), "no passing good case"
+assert any(c.get("classname") == "bad.toml" and c.find("error") is not None for c in cases), "no error case for bad.toml"
+j = json.load(open(sys.argv[2]))
+assert [r["spec"] for r in j["results"]] == ["good"] and j["errors"][0]["file"] == "bad.toml" and j["exit_code"] == 2, j
+PY
+
 # --no-times: two runs write the same bytes in every format.
 for n in 1 2; do
   expect 2 "--no-times run $n" "$pc" gate --no-times --sarif t$n.sarif --junit t$n.xml --json t$n.json \
