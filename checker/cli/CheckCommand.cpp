@@ -106,6 +106,8 @@ int runCheck(const CheckArgs& a) {
   for (const Item& item : items) checks.push_back({&item.spec, item.targets, item.opt});
   auto results = checkSpecs(checks, {a.jobs, &progress});
   progress.clear();
+  std::vector<const Spec*> specOf;  // of each rr.specs entry
+  std::vector<std::string> unchecked;  // specs whose matrix was left out
   for (size_t k = 0; k < items.size(); ++k) {
     if (auto* e = std::get_if<Diagnostics>(&results[k])) {
       failure = *e;
@@ -114,8 +116,16 @@ int runCheck(const CheckArgs& a) {
     for (size_t i = 0; i < items[k].targets.size(); ++i) {
       rr.specs.push_back(std::get<std::vector<SpecResult>>(results[k])[i]);
       rr.targets.push_back(items[k].targets[i]);
+      specOf.push_back(&items[k].spec);
       if (!a.json && !a.summary) printSpecResult(std::cout, rr.specs.back(), items[k].targets[i], a.verbose);
     }
+    // A spec written for several targets, checked for one: say so, or a
+    // SAFE here reads as SAFE everywhere.
+    size_t all = targetsOf(items[k].spec, true).size();
+    if (!a.matrix && all > items[k].targets.size())
+      unchecked.push_back(items[k].spec.path + ": note: checked for " + items[k].targets.front().str() +
+                          " alone; its [target] matrix has " + std::to_string(all) +
+                          " targets (--matrix checks them all)");
   }
   if (!failure.empty()) {
     printDistinct(failure);
@@ -130,10 +140,15 @@ int runCheck(const CheckArgs& a) {
     std::cout << j.dump(2) << "\n";
   } else if (a.summary) printSummaryTable(std::cout, rr);
   int code = exitCodeOf(rr);
+  std::cout.flush();  // the notes come after the results, on a terminal too
+  if (!a.json)
+    for (const std::string& n : unchecked) std::cerr << n << "\n";
   if (!a.json && code != 0) {
-    std::vector<std::string> ps = problems(rr);
-    std::cout << (code == 1 ? "FAIL: " : "UNDECIDED: ") << ps.size() << " item(s) not as expected:\n";
-    for (const std::string& p : ps) std::cout << "  " << p << "\n";
+    // As a compiler says it (file:line: error:), so editors and CI problem
+    // matchers find the line; then the count.
+    std::vector<std::string> ps = problemDiagnostics(rr, specOf);
+    for (const std::string& p : ps) std::cout << p << "\n";
+    std::cout << (code == 1 ? "FAIL: " : "UNDECIDED: ") << ps.size() << " item(s) not as expected\n";
   }
   return code;
 }

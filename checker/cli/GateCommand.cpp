@@ -129,7 +129,7 @@ std::string render(const std::string& format, const GateRun& g, bool times) {
   o << "gate: " << (code == 0 ? "PASS" : code == 2 ? "ERROR" : code == 3 ? "UNDECIDED" : "FAIL");
   if (code == 2) o << " (" << rr.errors.size() << " input error(s), on standard error)";
   o << "\n";
-  for (const std::string& p : problems(rr)) o << "  " << p << "\n";
+  for (const std::string& p : problemDiagnostics(rr, g.specOf)) o << p << "\n";
   return o.str();
 }
 

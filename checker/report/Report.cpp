@@ -269,26 +269,77 @@ void dropTimes(nlohmann::json& j) {
   }
 }
 
-std::vector<std::string> problems(const RunResults& rr) {
-  std::vector<std::string> out;
-  auto item = [&](size_t i, const std::string& what, Verdict v, const std::optional<Expect>& expect,
-                  const std::string& unknownReason, const std::optional<Counterexample>& cx) {
-    if (v != Verdict::Unknown && expectationMet(expect, v)) return;
-    std::string line = rr.specs[i].specPath + " [" + rr.targets[i].str() + "] " + what + ": " + std::string(name(v));
-    if (v == Verdict::Unknown) line += " (" + unknownReason + ")";
-    else if (expect) line += std::string(", but the spec expects ") + (*expect == Expect::Safe ? "safe" : "unsafe");
-    if (v == Verdict::Unsafe && cx) line += ": " + cx->rule;
-    out.push_back(line);
-  };
+namespace {
+
+// Each item not as expected: its spec line (0 when unknown), whether it is
+// only undecided, and its text after the spec path.
+struct Problem {
+  unsigned line = 0;
+  bool unknown = false;
+  std::string text;
+};
+
+std::vector<std::vector<Problem>> problemsBySpec(const RunResults& rr, const std::vector<const Spec*>& specs) {
+  std::vector<std::vector<Problem>> out(rr.specs.size());
   for (size_t i = 0; i < rr.specs.size(); ++i) {
     const SpecResult& r = rr.specs[i];
-    for (const TrampolineResult& k : r.trampolines)
-      item(i, "trampoline " + k.entry, k.verdict, std::nullopt, k.unknownReason, k.counterexample);
-    for (const StateResult& s : r.states)
-      item(i, "state " + s.state, s.verdict, s.expect, s.unknownReason, s.counterexample);
+    const Spec* spec = i < specs.size() ? specs[i] : nullptr;
+    auto item = [&](unsigned line, const std::string& what, Verdict v, const std::optional<Expect>& expect,
+                    const std::string& unknownReason, const std::optional<Counterexample>& cx) {
+      if (v != Verdict::Unknown && expectationMet(expect, v)) return;
+      std::string text = "[" + rr.targets[i].str() + "] " + what + ": " + std::string(name(v));
+      if (v == Verdict::Unknown) text += " (" + unknownReason + ")";
+      else if (expect) text += std::string(", but the spec expects ") + (*expect == Expect::Safe ? "safe" : "unsafe");
+      if (v == Verdict::Unsafe && cx) text += ": " + cx->rule;
+      out[i].push_back({line, v == Verdict::Unknown, text});
+    };
+    for (const TrampolineResult& k : r.trampolines) {
+      unsigned line = 0;
+      if (spec)
+        if (auto it = spec->trampolineWhere.find(k.entry.substr(0, k.entry.find('+')));
+            it != spec->trampolineWhere.end())
+          line = it->second.line;
+      item(line, "trampoline " + k.entry, k.verdict, std::nullopt, k.unknownReason, k.counterexample);
+    }
+    for (const StateResult& s : r.states) {
+      const StateSpec* st = spec ? spec->state(s.state) : nullptr;
+      item(st ? st->where.line : 0, "state " + s.state, s.verdict, s.expect, s.unknownReason, s.counterexample);
+    }
     for (const TransitionResult& t : r.transitions)
-      item(i, t.transition, t.verdict, t.expect, t.unknownReason, t.counterexample);
+      item(decidingLine(t, spec), t.transition, t.verdict, t.expect, t.unknownReason, t.counterexample);
   }
+  return out;
+}
+
+}  // namespace
+
+unsigned decidingLine(const TransitionResult& t, const Spec* spec) {
+  if (t.culprit && t.culprit->line && t.culprit->line != t.where.line) return t.culprit->line;
+  if (spec)
+    for (const TransitionSpec& ts : spec->transitions)
+      if (ts.name() == t.transition && !ts.steps.empty() && ts.steps.front().where.line)
+        return ts.steps.front().where.line;
+  return t.where.line;
+}
+
+std::vector<std::string> problems(const RunResults& rr) {
+  std::vector<std::string> out;
+  auto all = problemsBySpec(rr, {});
+  for (size_t i = 0; i < all.size(); ++i)
+    for (const Problem& p : all[i]) {
+      // "[target] what" reads "path [target] what" here, as it always has.
+      out.push_back(rr.specs[i].specPath + " " + p.text);
+    }
+  return out;
+}
+
+std::vector<std::string> problemDiagnostics(const RunResults& rr, const std::vector<const Spec*>& specs) {
+  std::vector<std::string> out;
+  auto all = problemsBySpec(rr, specs);
+  for (size_t i = 0; i < all.size(); ++i)
+    for (const Problem& p : all[i])
+      out.push_back(rr.specs[i].specPath + (p.line ? ":" + std::to_string(p.line) : "") + ": " +
+                    (p.unknown ? "warning: " : "error: ") + p.text);
   return out;
 }
 

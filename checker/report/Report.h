@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "checker/explore/Verdict.h"
+#include "checker/spec/Spec.h"
 
 namespace patchcheck {
 
@@ -48,5 +49,16 @@ int exitCodeOf(const RunResults&);
 // expected), one line each with its reason: what `gate` and `check` print
 // when they do not exit 0.
 std::vector<std::string> problems(const RunResults&);
+
+// The line that decides a transition: its offending step when the check
+// named one (a culprit other than the [[transition]] header, the checker's
+// default), else its first step, else the header. `spec` may be null.
+unsigned decidingLine(const TransitionResult&, const Spec* spec);
+
+// problems() as a compiler prints them, where each lies in its spec
+// (`specs[i]` is the spec of rr.specs[i], or null):
+// "specs/x.toml:57: error: noregs->disabled [mips64r2/n64/big]: UNSAFE, but
+// the spec expects safe: ..."; an UNKNOWN is a warning.
+std::vector<std::string> problemDiagnostics(const RunResults&, const std::vector<const Spec*>& specs);
 
 }  // namespace patchcheck

@@ -93,18 +93,6 @@ std::string why(const std::optional<Counterexample>& cx) {
   return s;
 }
 
-// The line that decides a transition: its offending step when the check
-// named one (a culprit other than the [[transition]] header, the checker's
-// default), else its first step, else the header.
-unsigned decidingLine(const TransitionResult& t, const Spec* spec) {
-  if (t.culprit && t.culprit->line && t.culprit->line != t.where.line) return t.culprit->line;
-  if (spec)
-    for (const TransitionSpec& ts : spec->transitions)
-      if (ts.name() == t.transition && !ts.steps.empty() && ts.steps.front().where.line)
-        return ts.steps.front().where.line;
-  return t.where.line;
-}
-
 // The counterexample's trace as a SARIF code flow: each instruction the
 // pass ran, in order, at the deciding spec line (the trace runs in memory,
 // not in the spec; the message carries the address and the disassembly).
