@@ -5,6 +5,8 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <initializer_list>
+#include <string>
 
 #include "encoder/mips/Plugin.h"
 #include "checker/explore/Checker.h"
@@ -37,10 +39,15 @@ Spec specAt(const std::string& path) {
 Spec patchableEntry() { return specAt(kSource + "/specs/mips/patchable-entry.toml"); }
 
 // Proves every entry of one trampoline file pair; the contracts come back
-// as plain data (the Z3 terms die with the context).
+// as plain data (the Z3 terms die with the context). `work`, when not 0,
+// bounds each solver question by Z3's resource count (rlimit) as well as
+// by the timeout: a question then ends undecided at the same point however
+// loaded the machine is, where a timeout ends it sooner under load.
 std::vector<TrampolineContract> prove(const Spec& spec, const Target& t, const TrampolineFiles& files,
-                                      const std::string& symbol, const Limits& limits = {}) {
-  z3::context c;
+                                      const std::string& symbol, const Limits& limits = {}, unsigned work = 0) {
+  z3::config cfg;
+  if (work != 0) cfg.set("rlimit", std::to_string(work).c_str());
+  z3::context c(cfg);
   auto site = SiteInstance::make(spec, t, c);
   REQUIRE(std::holds_alternative<SiteInstance>(site));
   auto codes = loadTrampoline(files, symbol, std::get<SiteInstance>(site).trampolineSite());
@@ -240,20 +247,28 @@ TrampolineFiles arm64Files(const std::string& assembly, const std::string& contr
 }
 
 TrampolineContract proveArm64(const Target& t, const TrampolineFiles& files, const std::string& symbol,
-                              const Limits& limits = {}) {
-  auto ks = prove(callOpsSite(t), t, files, symbol, limits);
+                              const Limits& limits = {}, unsigned work = 0) {
+  auto ks = prove(callOpsSite(t), t, files, symbol, limits, work);
   REQUIRE(ks.size() == 1);
   return ks.front();
 }
 
+// Z3 resource units (rlimit) per question in refuteArm64: a few seconds of
+// one core. wrong_literal.S is refuted on both targets with 10 M; with 3 M
+// a question its refutation needs is left undecided.
+constexpr unsigned kRefutationWork = 10000000;
+
 TrampolineContract refuteArm64(const Target& t, const std::string& file, const std::string& symbol) {
   std::string contract = symbol + ".toml";
   // A refutation needs no question decided that its own path does not
-  // ask: a short timeout only drops the undecided ones (wrong_literal.S's
+  // ask: a small budget only drops the undecided ones (wrong_literal.S's
   // ops pointer may be anywhere, and its questions take the full 20 s).
+  // The budget is solver work, not time (a 3 s timeout missed questions
+  // its path needed on a loaded machine); the timeout is only a backstop.
   Limits quick;
-  quick.timeoutMs = 3000;
-  TrampolineContract k = proveArm64(t, arm64Files(kData + "/trampolines/arm64/" + file, contract), symbol, quick);
+  quick.timeoutMs = 120000;
+  TrampolineContract k =
+      proveArm64(t, arm64Files(kData + "/trampolines/arm64/" + file, contract), symbol, quick, kRefutationWork);
   CHECK_FALSE(k.proven);
   REQUIRE(k.refutation);
   CHECK(k.refutation->replayed);
@@ -294,25 +309,43 @@ TEST_CASE("a direct trampoline without a landing pad fails only under BTI", "[tr
   CHECK_THAT(k.refutation->rule, Contains("branch target (BTI)"));
 }
 
-// Its own ctest entry (tests/CMakeLists.txt): wrong_literal.S alone takes
-// minutes (its ops pointer may be anywhere, frame included), so it runs
-// beside the other tests rather than after them.
+namespace {
+
+// A buggy arm64 ftrace_caller on `targets`: refuted, naming one of `rules`
+// (alternatives separated by |).
+void refutes(std::initializer_list<Target> targets, const char* file, const char* rules) {
+  for (const Target& t : targets) {
+    INFO(t.str() << " " << file);
+    TrampolineContract k = refuteArm64(t, file, "ftrace_caller");
+    checkNames(k.refutation->rule, rules);
+  }
+}
+
+// The struct read from the wrong place: its func and direct_call are
+// garbage too, so the run may first jump through one of them (elsewhere, or
+// misaligned) rather than call with a wrong x2.
+const char* const kWrongLiteralRules = "ops argument (x2)|jumps to|branch target is not 4-byte aligned";
+
+}  // namespace
+
+// Their own ctest entries (tests/CMakeLists.txt): each buggy ftrace_caller
+// takes tens of seconds, wrong_literal.S the most (its ops pointer may be
+// anywhere, frame included: one entry per target), so they run beside the
+// other tests rather than after them.
 TEST_CASE("every buggy arm64 ftrace_caller fails its proof, naming the broken rule", "[trampoline_proof_arm64_bugs]") {
-  const std::pair<const char*, const char*> cases[] = {
-      {"br_x10.S", "with btype = 0x3, which its entry does not accept"},
-      // The struct read from the wrong place: its func and direct_call
-      // are garbage too, so the run may first jump through one of them
-      // (elsewhere, or misaligned) rather than call with a wrong x2.
-      {"wrong_literal.S", "ops argument (x2)|jumps to|branch target is not 4-byte aligned"},
-      {"ops_not_passed.S", "ops argument (x2)"},
-      {"no_lr_restore.S", "x30 is not restored"},
-  };
-  for (const Target& t : {kArm64, kArm64Bti})
-    for (const auto& [file, rules] : cases) {
-      INFO(t.str() << " " << file);
-      TrampolineContract k = refuteArm64(t, file, "ftrace_caller");
-      checkNames(k.refutation->rule, rules);
-    }
+  refutes({kArm64, kArm64Bti}, "br_x10.S", "with btype = 0x3, which its entry does not accept");
+  refutes({kArm64, kArm64Bti}, "ops_not_passed.S", "ops argument (x2)");
+  refutes({kArm64, kArm64Bti}, "no_lr_restore.S", "x30 is not restored");
+}
+
+TEST_CASE("an arm64 ftrace_caller that loads ops from the wrong literal fails its proof",
+          "[trampoline_proof_arm64_bugs_literal]") {
+  refutes({kArm64}, "wrong_literal.S", kWrongLiteralRules);
+}
+
+TEST_CASE("an arm64 ftrace_caller that loads ops from the wrong literal fails its proof under BTI",
+          "[trampoline_proof_arm64_bugs_literal_bti]") {
+  refutes({kArm64Bti}, "wrong_literal.S", kWrongLiteralRules);
 }
 
 TEST_CASE("a CALL_OPS contract needs its direct trampoline's contract and a callback", "[trampoline_proof]") {
