@@ -10,6 +10,9 @@
 #include "checker/explore/Jobs.h"
 #include "checker/report/Baseline.h"
 #include "checker/report/Junit.h"
+#include "checker/report/ObjectGate.h"
+#include "checker/report/ScanReport.h"
+#include "checker/spec/ScanSpec.h"
 #include "checker/report/PatchTable.h"
 #include "checker/report/Report.h"
 #include "checker/report/Sarif.h"
@@ -18,7 +21,7 @@ namespace patchcheck {
 namespace {
 
 struct GateArgs {
-  std::vector<std::string> specs, baselines;
+  std::vector<std::string> specs, baselines, objects;
   std::string format = "text";
   bool matrix = false;
   Limits limits;
@@ -98,24 +101,50 @@ int runGate(const GateArgs& a) {
     }
   }
   progress.clear();
+  // --objects: every site of the build must be an instance of a state
+  // proven SAFE above (docs/scan.md, "gate --objects").
+  std::vector<ObjectScan> scans;
+  bool objectsFail = false;
+  if (!a.objects.empty()) {
+    std::vector<const Spec*> withScan;
+    for (const Spec& s : specs)
+      if (scanSpecOf(s)) withScan.push_back(&s);
+    if (withScan.empty()) {
+      std::cerr << "<command line>: error: --objects needs a spec with a [scan] table (docs/spec-format.md)\n";
+      return 2;
+    }
+    for (const std::string& path : a.objects) {
+      auto elf = readElf(path);
+      if (auto* e = std::get_if<ElfError>(&elf)) return std::cerr << e->str() << "\n", 2;
+      auto scan = scanObject(std::get<ElfObject>(elf), withScan);
+      if (auto* e = std::get_if<std::string>(&scan)) return std::cerr << *e << "\n", 2;
+      scans.push_back(std::get<ObjectScan>(std::move(scan)));
+    }
+    holdSitesToProofs(scans, rr, specOf, skipped);
+    for (const ObjectScan& o : scans) objectsFail = objectsFail || o.failures() > 0;
+  }
+  int code = exitCodeOf(rr);
+  if (objectsFail && (code == 0 || code == 3)) code = 1;
   if (a.format == "sarif") {
-    std::cout << toSarif(rr, specOf).dump(2) << "\n";
+    std::cout << toSarif(rr, specOf, scans).dump(2) << "\n";
   } else if (a.format == "junit") {
-    std::cout << toJunit(rr, skipped);
+    std::cout << toJunit(rr, skipped, scans);
   } else if (a.format == "json") {
     nlohmann::json j = toJson(rr);
     j["gate"] = {{"checked_because", changed}, {"skipped", skipped}};
+    if (!scans.empty()) j["gate"]["objects"] = scanJson(scans), j["exit_code"] = code;
     std::cout << j.dump(2) << "\n";
   } else {
     for (size_t i = 0; i < rr.specs.size(); ++i) printSpecResult(std::cout, rr.specs[i], rr.targets[i], false);
     for (const auto& [key, why] : changed) std::cout << "checked: " << key << ": " << why << "\n";
     if (!skipped.empty())
       std::cout << "skipped " << skipped.size() << " transition(s) unchanged since the certified table\n";
-    int code = exitCodeOf(rr);
+    if (!scans.empty()) printScanText(std::cout, scans);
     std::cout << "gate: " << (code == 0 ? "PASS" : code == 3 ? "UNDECIDED" : "FAIL") << "\n";
     for (const std::string& p : problems(rr)) std::cout << "  " << p << "\n";
+    if (objectsFail) std::cout << "  the build's sites: see the findings above\n";
   }
-  return exitCodeOf(rr);
+  return code;
 }
 
 }  // namespace
@@ -124,6 +153,9 @@ void addGateCommand(CLI::App& app, int& exitCode) {
   auto args = std::make_shared<GateArgs>();
   CLI::App* cmd = app.add_subcommand("gate", "CI mode: check specs (only what changed against a baseline); text, JSON, SARIF, JUnit");
   cmd->add_option("specs", args->specs, "spec files (TOML)")->required();
+  cmd->add_option("--objects", args->objects,
+                  "ELF objects or vmlinux: every patch site must be an instance of a state proven SAFE here "
+                  "(specs with [scan])");
   cmd->add_option("--baseline", args->baselines, "certified tables (table JSON files or directories of them)");
   cmd->add_option("--format", args->format, "text | json | sarif | junit")
       ->check(CLI::IsMember({"text", "json", "sarif", "junit"}));

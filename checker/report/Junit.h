@@ -6,12 +6,16 @@
 #include <map>
 #include <string>
 
+#include "checker/explore/Scan.h"
 #include "checker/report/Report.h"
 
 namespace patchcheck {
 
 // `skipped`: "SPEC TARGET TRANSITION" -> why it was not checked.
-std::string toJunit(const RunResults&, const std::map<std::string, std::string>& skipped);
+// `objects` (gate --objects): one more suite, a case per object, failed by
+// its findings.
+std::string toJunit(const RunResults&, const std::map<std::string, std::string>& skipped,
+                    const std::vector<ObjectScan>& objects = {});
 
 std::string xmlEscape(const std::string&);
 

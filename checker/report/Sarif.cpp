@@ -16,6 +16,7 @@ const std::vector<Rule>& rules() {
       {"undecided", "The solver could not decide the transition or state (UNKNOWN is never SAFE)"},
       {"state-behaviour", "A state run alone does not behave as declared"},
       {"trampoline-contract", "A trampoline's code does not keep the contract its call sites rely on"},
+      {"object-site", "A patch site of the build is not an instance of a proven spec state, or patching it is unsafe"},
   };
   return r;
 }
@@ -39,8 +40,16 @@ std::string why(const std::optional<Counterexample>& cx) {
 
 }  // namespace
 
-json toSarif(const RunResults& rr, const std::vector<const Spec*>& specs) {
+json toSarif(const RunResults& rr, const std::vector<const Spec*>& specs, const std::vector<ObjectScan>& objects) {
   json results = json::array();
+  for (const ObjectScan& o : objects)
+    for (const ScanFinding& f : o.findings) {
+      json r = result("object-site", f.note ? "note" : "error", f.where + ": " + f.message, o.file, 0);
+      if (f.fileOffset) r["locations"][0]["physicalLocation"]["region"] = {{"byteOffset", *f.fileOffset}};
+      else r["locations"][0]["physicalLocation"].erase("region");
+      r["locations"][0]["logicalLocations"] = {{{"fullyQualifiedName", f.where}, {"kind", "function"}}};
+      results.push_back(std::move(r));
+    }
   for (size_t i = 0; i < rr.specs.size(); ++i) {
     const SpecResult& r = rr.specs[i];
     std::string target = rr.targets[i].str();
