@@ -139,6 +139,16 @@ printf '\0\0\0\0\0\0\0\0' | dd of=vmlinux bs=1 seek=$((0x$table + 8)) conv=notru
 expect "linked image, zeroed entry" 1 "__mcount_loc\[1\]: entry is zero" "but no table entry records it" -- \
   vmlinux --spec "$specs/arm64/ftrace-call-ops.toml"
 
+# The check for functions compiled for patching but recorded nowhere
+# compares the whole patched range, not its first unit: `partial` differs
+# from the compiled state in its second instruction only.
+aarch64-linux-gnu-as -o partial-entry.o "$data/partial-entry.s"
+expect "compiled for patching: the whole range" 1 "full\+0x0: entry is state .compiled. .* no table entry records it" \
+  "but 1 functions are compiled for patching" -- partial-entry.o --spec "$specs/arm64/ftrace-call-ops.toml"
+if "$pc" scan partial-entry.o --spec "$specs/arm64/ftrace-call-ops.toml" 2>&1 | grep -q 'partial+0x0'; then
+  echo "FAIL: partial's entry taken for the compiled state"; failures=$((failures + 1))
+else echo "ok: a partial match is not the compiled state"; fi
+
 # ---- SARIF 2.1.0 (--format sarif): a result per finding, at the object
 # file, the function+offset as a logical location, the file offset as
 # region.byteOffset pointing at the instruction the finding names.
