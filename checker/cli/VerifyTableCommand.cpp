@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "checker/cli/Commands.h"
+#include "checker/cli/TableObjects.h"
 #include "checker/cli/TrampolineDirOption.h"
 #include "checker/explore/Jobs.h"
 #include "checker/report/BuildInfo.h"
@@ -27,6 +28,7 @@ using json = nlohmann::json;
 
 struct VerifyArgs {
   std::string table, spec;
+  std::vector<std::string> objects;  // --object: the build's sites are the table's initial state
   unsigned jobs = defaultJobs();
   TrampolineDirOption trampolines;
 };
@@ -166,6 +168,11 @@ int runVerify(const VerifyArgs& a) {
       }
     }
   }
+  if (!a.objects.empty()) {
+    auto found = objectDifferences(spec, recorded, a.objects, std::cout, std::cerr);
+    if (!found) return 2;
+    differences += *found;
+  }
   if (differences) {
     std::cout << a.table << ": FAILED: " << differences << " difference(s) from the re-derived table\n";
     return 1;
@@ -187,6 +194,9 @@ void addVerifyTableCommand(CLI::App& app, int& exitCode) {
   cmd->add_option("--spec", args->spec,
                   "the spec file (default: the table's spec path, from the table's directory or one above it)");
   args->trampolines.addTo(*cmd);
+  cmd->add_option("--object", args->objects,
+                  "ELF objects or vmlinux whose every patch site must be the table's initial state (the spec's [scan] "
+                  "compiled state)");
   cmd->add_option("-j,--jobs", args->jobs, "checks in parallel (default: cores)");
   cmd->callback([args, &exitCode] { exitCode = runVerify(*args); });
 }

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# gate --objects (docs/scan.md): the sites of objects compiled here with
+# gate --objects and verify-table --object (docs/scan.md): the sites of objects compiled here with
 # Linux's arm64 CALL_OPS flags are held to the states the gate proves.
 # Clean: exit 0. Sites of no state, and sites of a state the gate did
 # not prove (no transition out of it), fail with exit 1 and a finding in
@@ -55,6 +55,25 @@ run "junit failure" 1 '<failure message="[0-9]+ finding\(s\)" type="SITE"' -- "$
 run "no spec with [scan]" 2 'needs a spec with a \[scan\] table' -- "$src/specs/x86/ftrace.toml" --objects functions.o
 head -c 60 functions.o >truncated.o
 run "truncated object" 2 '^truncated.o: error: offset 0x' -- "$spec" --objects truncated.o
+
+# verify-table --object: every site is the table's initial state (the
+# spec's [scan] compiled state, certified SAFE in the table).
+vt() {  # NAME EXIT PATTERN -- ARGS
+  local name=$1 code=$2 pattern=$3
+  shift 4
+  "$pc" verify-table "$@" >out.txt 2>&1
+  local rc=$?
+  if [ "$rc" = "$code" ] && grep -Eq -- "$pattern" out.txt; then echo "ok: $name"
+  else echo "FAIL: $name (exit $rc, wanted $code; /$pattern/)"; sed 's/^/    /' out.txt | head -20; failures=$((failures + 1)); fi
+}
+mkdir -p tables
+"$pc" table "$spec" -o tables >/dev/null && "$pc" table "$bti" -o tables >/dev/null || echo "FAIL: table"
+vt "verify-table --object, initial state" 0 '^functions.o: 3 sites, 3 in the table.s initial state `compiled`' -- \
+  tables/arm64-ftrace-call-ops.json --spec "$spec" --object functions.o
+vt "verify-table --object, sites of no state" 1 'functions.o: helper\+0x4: site is no state' -- \
+  tables/arm64-ftrace-call-ops-bti.json --spec "$bti" --object functions.o
+vt "verify-table --object, truncated object" 2 '^truncated.o: error: offset 0x' -- \
+  tables/arm64-ftrace-call-ops.json --spec "$spec" --object truncated.o
 
 if [ $failures -gt 0 ]; then
   echo "$failures failure(s)"
