@@ -2,6 +2,8 @@
 
 #include "encoder/Isa.h"
 
+#include <cstdio>
+
 // One `PATCHCHECK_OBJECT_CODE(name)` line per encoder/<isa>/ObjectCode.cpp, written by CMake.
 #define PATCHCHECK_OBJECT_CODE(ns) \
   namespace patchcheck::ns { const ::patchcheck::ObjectCode& objectCode(); }
@@ -26,6 +28,21 @@ std::span<const ObjectCode* const> all() {
 // and gelf_getrela give an ELF32 entry's r_info in the ELF64 layout too.
 std::pair<uint32_t, uint32_t> ObjectCode::relocationInfo(uint64_t info, bool, Endian) const {
   return {uint32_t(info >> 32), uint32_t(info)};
+}
+
+std::string symbolPlus(const std::string& symbol, int64_t addend) {
+  if (addend == 0) return symbol;
+  char b[32];
+  std::snprintf(b, sizeof b, "%c0x%llx", addend < 0 ? '-' : '+',
+                (unsigned long long)(addend < 0 ? 0 - uint64_t(addend) : uint64_t(addend)));
+  return symbol + b;
+}
+
+SplitLine splitLine(const std::string& line) {
+  size_t blank = line.find_first_of(" \t");
+  if (blank == std::string::npos) return {line, ""};
+  size_t rest = line.find_first_not_of(" \t", blank);
+  return {line.substr(0, blank), rest == std::string::npos ? "" : line.substr(rest)};
 }
 
 const ObjectCode* objectCodeOf(const Target& t) {

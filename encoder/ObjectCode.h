@@ -72,9 +72,36 @@ class ObjectCode {
   virtual std::optional<BranchTarget> branchTarget(std::span<const uint8_t> insn, uint64_t address,
                                                    const ObjectRelocation* r, const Target&) const = 0;
 
+  // A trampoline taken from an object (docs/trampolines.md, "From a
+  // build"): instruction `index` of `code` as one line of GNU assembly
+  // that the plug-in's assembler turns back into the same unit: a raw
+  // directive for an instruction without a relocation, else the
+  // instruction with its field written as the relocation's symbol and
+  // addend (`code` is all of it: a MIPS REL %hi takes the low half of
+  // its addend from the %lo after it). The caller compares what it
+  // assembles with the object; `problem` says why no line can be written.
+  struct CodeLine {
+    std::span<const uint8_t> bytes;                // in memory order
+    uint64_t offset = 0;                           // from the code's first byte
+    std::optional<ObjectRelocation> relocation;    // the one inside it, if any
+  };
+  struct SourceLine {
+    std::string text, problem;
+  };
+  virtual SourceLine sourceLine(std::span<const CodeLine> code, size_t index, const Target&) const = 0;
+
  protected:
   ObjectCode() = default;
 };
+
+// "sym", "sym+0x10", "sym-0x4": a relocation's symbol and addend as an
+// assembler expression.
+std::string symbolPlus(const std::string& symbol, int64_t addend);
+// The operands of a disassembled line, split at the first blank.
+struct SplitLine {
+  std::string mnemonic, operands;
+};
+SplitLine splitLine(const std::string& line);
 
 // The part of the plug-in of `t`'s ISA, and the one for an ELF machine;
 // nothing when no plug-in has one.

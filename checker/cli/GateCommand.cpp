@@ -14,6 +14,9 @@
 #include "checker/report/Baseline.h"
 #include "checker/report/Junit.h"
 #include "checker/report/Ktap.h"
+#include "checker/report/ObjectGate.h"
+#include "checker/report/ScanReport.h"
+#include "checker/spec/ScanSpec.h"
 #include "checker/report/PatchTable.h"
 #include "checker/report/Report.h"
 #include "checker/report/Sarif.h"
@@ -22,7 +25,7 @@ namespace patchcheck {
 namespace {
 
 struct GateArgs {
-  std::vector<std::string> specs, baselines;
+  std::vector<std::string> specs, baselines, objects;
   std::string format = "text";
   OutputFiles files;
   bool matrix = false, kselftestExit = false;
@@ -39,6 +42,8 @@ struct GateRun {
   std::deque<Spec> specs;  // stable addresses: specOf points into it
   std::vector<const Spec*> specOf;
   std::map<std::string, std::string> skipped, changed;  // "SPEC TARGET TRANSITION" -> why
+  std::vector<ObjectScan> scans;  // --objects
+  bool objectsFail = false;
 };
 
 void addErrors(RunResults& rr, const Diagnostics& ds) { rr.errors.insert(rr.errors.end(), ds.begin(), ds.end()); }
@@ -110,13 +115,56 @@ void prove(const GateArgs& a, GateRun& g) {
   progress.clear();
 }
 
+// --objects: every site of the build must be an instance of a state proven
+// SAFE above (docs/scan.md, "gate --objects"). A bad object is bad input of
+// the run, as a bad spec is: the reports carry it.
+void scanObjects(const GateArgs& a, GateRun& g) {
+  if (a.objects.empty()) return;
+  std::vector<const Spec*> withScan;
+  for (const Spec& s : g.specs)
+    if (scanSpecOf(s)) withScan.push_back(&s);
+  if (withScan.empty()) {
+    g.rr.errors.push_back({{"<command line>", 0, 0}, "--objects needs a spec with a [scan] table (docs/spec-format.md)"});
+    return;
+  }
+  for (const std::string& path : a.objects) {
+    auto elf = readElf(path);
+    if (auto* e = std::get_if<ElfError>(&elf)) {
+      char at[32];
+      snprintf(at, sizeof at, "offset 0x%llx: ", (unsigned long long)e->offset);
+      g.rr.errors.push_back({{e->file, 0, 0}, at + e->message});
+      continue;
+    }
+    auto scan = scanObject(std::get<ElfObject>(elf), withScan);
+    if (auto* e = std::get_if<std::string>(&scan)) {
+      std::string prefix = path + ": error: ", why = *e;
+      if (why.rfind(prefix, 0) == 0) why = why.substr(prefix.size());
+      g.rr.errors.push_back({{path, 0, 0}, why});
+      continue;
+    }
+    g.scans.push_back(std::get<ObjectScan>(std::move(scan)));
+  }
+  holdSitesToProofs(g.scans, g.rr, g.specOf, g.skipped);
+  for (const ObjectScan& o : g.scans) g.objectsFail = g.objectsFail || o.failures() > 0;
+}
+
+// The run's exit code: a finding in the build fails it as an UNSAFE does.
+int gateCode(const GateRun& g) {
+  int code = exitCodeOf(g.rr);
+  if (g.objectsFail && (code == 0 || code == 3)) code = 1;
+  return code;
+}
+
 std::string render(const std::string& format, const GateRun& g, bool times) {
-  if (format == "sarif") return toSarif(g.rr, g.specOf).dump(2) + "\n";
-  if (format == "junit") return toJunit(g.rr, g.skipped, times);
-  if (format == "ktap") return toKtap(g.rr, g.skipped);
+  int code = gateCode(g);
+  if (format == "sarif") return toSarif(g.rr, g.specOf, g.scans).dump(2) + "\n";
+  if (format == "junit") return toJunit(g.rr, g.skipped, g.scans, times);
+  if (format == "ktap") return toKtap(g.rr, g.skipped, g.scans);
   if (format == "json") {
     nlohmann::json j = toJson(g.rr);
     j["gate"] = {{"checked_because", g.changed}, {"skipped", g.skipped}};
+    if (!g.scans.empty()) j["gate"]["objects"] = scanJson(g.scans);
+    j["exit_code"] = code;
     if (!times) dropTimes(j);
     return j.dump(2) + "\n";
   }
@@ -125,11 +173,12 @@ std::string render(const std::string& format, const GateRun& g, bool times) {
   for (size_t i = 0; i < rr.specs.size(); ++i) printSpecResult(o, rr.specs[i], rr.targets[i], false);
   for (const auto& [key, why] : g.changed) o << "checked: " << key << ": " << why << "\n";
   if (!g.skipped.empty()) o << "skipped " << g.skipped.size() << " transition(s) unchanged since the certified table\n";
-  int code = exitCodeOf(rr);
+  if (!g.scans.empty()) printScanText(o, g.scans);
   o << "gate: " << (code == 0 ? "PASS" : code == 2 ? "ERROR" : code == 3 ? "UNDECIDED" : "FAIL");
   if (code == 2) o << " (" << rr.errors.size() << " input error(s), on standard error)";
   o << "\n";
   for (const std::string& p : problemDiagnostics(rr, g.specOf)) o << p << "\n";
+  if (g.objectsFail) o << "the build's sites: see the findings above\n";
   return o.str();
 }
 
@@ -137,10 +186,10 @@ int runGate(const GateArgs& a) {
   GateRun g;
   for (auto p : {jobsProblem(a.jobs), a.trampolines.problem()})
     if (p) g.rr.errors.push_back({{"<command line>", 0, 0}, *p});
-  if (g.rr.errors.empty()) prove(a, g);
+  if (g.rr.errors.empty()) prove(a, g), scanObjects(a, g);
   for (const Diagnostic& d : g.rr.errors) std::cerr << d.str() << "\n";
   std::cout << render(a.format, g, a.files.times);
-  int code = exitCodeOf(g.rr);
+  int code = gateCode(g);
   bool written = a.files.write([&](const std::string& format) { return render(format, g, a.files.times); });
   if (!written) code = 2;
   return a.kselftestExit ? kselftestExit(code) : code;
@@ -152,6 +201,10 @@ void addGateCommand(CLI::App& app, int& exitCode) {
   auto args = std::make_shared<GateArgs>();
   CLI::App* cmd = app.add_subcommand("gate", "CI mode: check specs (only what changed against a baseline); text, JSON, SARIF, JUnit");
   cmd->add_option("specs", args->specs, "spec files (TOML)")->required();
+  cmd->add_option("--objects", args->objects,
+                  "ELF objects or vmlinux: every patch site must be an instance of a state proven SAFE here "
+                  "(specs with [scan])")
+      ->type_name("OBJ ...");
   // One value each (repeat it for more): a vector option would take the
   // specs after it for baselines.
   cmd->add_option("--baseline", args->baselines, "certified tables (table JSON files or directories of them)")

@@ -1,10 +1,12 @@
 // `patchcheck scan OBJ... --spec SPEC...`: every patch site a build
 // recorded, checked against the specs' compiled states (docs/scan.md).
-// Exit 0 every site conforms, 1 a finding, 2 bad input.
+// Exit 0 every site conforms, 1 a finding, 2 bad input. Text in objtool's
+// form, --format json or sarif (as gate's).
 #include <iostream>
 
 #include "checker/cli/Commands.h"
 #include "checker/explore/Scan.h"
+#include "checker/report/Sarif.h"
 #include "checker/report/ScanReport.h"
 #include "checker/spec/ScanSpec.h"
 
@@ -14,6 +16,7 @@ namespace {
 struct ScanArgs {
   std::vector<std::string> objects, specs;
   bool json = false;
+  std::string format = "text";
 };
 
 int runScan(const ScanArgs& a) {
@@ -47,7 +50,8 @@ int runScan(const ScanArgs& a) {
     }
     scans.push_back(std::get<ObjectScan>(std::move(scan)));
   }
-  if (a.json) std::cout << scanJson(scans).dump(2) << "\n";
+  if (a.json || a.format == "json") std::cout << scanJson(scans).dump(2) << "\n";
+  else if (a.format == "sarif") std::cout << toSarif(RunResults{}, {}, scans).dump(2) << "\n";
   else printScanText(std::cout, scans);
   for (const ObjectScan& o : scans)
     if (o.failures()) return 1;
@@ -62,7 +66,9 @@ void addScanCommand(CLI::App& app, int& exitCode) {
   cmd->add_option("objects", args->objects, "ELF objects (.o, .ko) or linked images (vmlinux)")->required();
   cmd->add_option("--spec", args->specs, "specs with a [scan] table (each object uses those of its machine)")
       ->required();
-  cmd->add_flag("--json", args->json, "one JSON document instead of objtool-style lines");
+  cmd->add_flag("--json", args->json, "one JSON document instead of objtool-style lines (--format json)");
+  cmd->add_option("--format", args->format, "text | json | sarif (SARIF 2.1.0, a result per finding)")
+      ->check(CLI::IsMember({"text", "json", "sarif"}));
   cmd->callback([args, &exitCode] { exitCode = runScan(*args); });
 }
 

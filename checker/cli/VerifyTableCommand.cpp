@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "checker/cli/Commands.h"
+#include "checker/cli/TableObjects.h"
 #include "checker/cli/TrampolineDirOption.h"
 #include "checker/explore/Jobs.h"
 #include "checker/report/BuildInfo.h"
@@ -29,6 +30,7 @@ using json = nlohmann::json;
 struct VerifyArgs {
   std::vector<std::string> tables;
   std::string spec;
+  std::vector<std::string> objects;  // --object: the build's sites are the table's initial state
   unsigned jobs = defaultJobs();
   TrampolineDirOption trampolines;
 };
@@ -169,6 +171,11 @@ int verifyOne(const VerifyArgs& a, const std::string& table) {
       }
     }
   }
+  if (!a.objects.empty()) {
+    auto found = objectDifferences(spec, recorded, a.objects, std::cout, std::cerr);
+    if (!found) return 2;
+    differences += *found;
+  }
   if (differences) {
     std::cout << table << ": FAILED: " << differences << " difference(s) from the re-derived table\n";
     return 1;
@@ -208,6 +215,9 @@ void addVerifyTableCommand(CLI::App& app, int& exitCode) {
                   "the spec file (default: the table's spec path, under the table's directory, the working directory or one above "
                   "either)");
   args->trampolines.addTo(*cmd);
+  cmd->add_option("--object", args->objects,
+                  "ELF objects or vmlinux whose every patch site must be the table's initial state (the spec's [scan] "
+                  "compiled state)");
   cmd->add_option("-j,--jobs", args->jobs, "checks in parallel (default: cores)");
   cmd->callback([args, &exitCode] { exitCode = runVerify(*args); });
 }

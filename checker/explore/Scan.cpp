@@ -93,8 +93,25 @@ class Scanner {
   std::map<unsigned, std::vector<Range>> ranges_;
   std::map<std::string, uint64_t> linkedSymbols_;  // a linked image's defined symbols
 
+  std::map<std::string, Place> places_;  // every place named so far, for findings' file offsets
+
+  // "func+0x1c", remembered so a finding that names it has its file offset.
+  std::string name(const Place& p) {
+    std::string n = view_.name(p);
+    places_.emplace(n, p);
+    return n;
+  }
+  std::optional<uint64_t> fileOffsetOf(const std::string& where) const {
+    auto it = places_.find(where);
+    if (it == places_.end()) return std::nullopt;
+    const ElfSection& s = view_.elf().sections[it->second.section];
+    if (s.type == SHT_NOBITS) return std::nullopt;
+    return s.offset + it->second.offset;
+  }
+
   void finding(std::string where, std::string message, std::vector<std::string> listing = {}, bool note = false) {
-    out_.findings.push_back({std::move(where), std::move(message), std::move(listing), note});
+    std::optional<uint64_t> at = fileOffsetOf(where);
+    out_.findings.push_back({std::move(where), std::move(message), std::move(listing), note, at});
   }
 
   void site(const TableEntry& e) {
@@ -120,9 +137,9 @@ class Scanner {
       }
     }
     if (!ip) return finding(entry, "entry lies where no spec's site fits in " + sec.name);
-    std::string where = view_.name(*ip);
+    std::string where = name(*ip);
     out_.sites.push_back({where, view_.elf().relocatable() ? ip->offset : view_.addressOf(*ip), e.table,
-                          state.empty() ? "" : chosen->spec->path, state});
+                          state.empty() ? "" : chosen->spec->path, state, fileOffsetOf(where)});
     if (!seen_.insert(*ip).second) finding(where, "recorded twice (" + entry + " repeats an earlier entry)");
     entriesF_.insert(*f);
     if (isExitText(sec.name))
@@ -157,7 +174,7 @@ class Scanner {
       }
       Place at{f.section, uint64_t(from)};
       auto bytes = view_.bytesAt(at, u.bytes);
-      std::string text = view_.name(at) + ": ";
+      std::string text = name(at) + ": ";
       if (!bytes) {
         listing.push_back(text + "(past the section's end)");
         continue;
@@ -188,7 +205,7 @@ class Scanner {
       Place p{f.section, f.offset - back};
       uint64_t have = guaranteedAlign(view_, p);
       if (have < need)
-        return finding(where, "the " + std::to_string(need) + "-byte data unit at " + view_.name(p) + " is only " +
+        return finding(where, "the " + std::to_string(need) + "-byte data unit at " + name(p) + " is only " +
                                   std::to_string(have) + "-byte aligned (" + view_.elf().sections[f.section].name +
                                   " aligned to " + std::to_string(view_.elf().sections[f.section].align) +
                                   "): a store to it may tear (GCC bug 88345 drops -falign-functions on cold functions)");
@@ -310,7 +327,7 @@ class Scanner {
     bool data = to.offset >= r->start && to.offset < r->f;
     bool code = to.offset > r->f && to.offset < r->end;
     if (!data && !code) return;
-    finding(view_.name(from), std::string("branch to ") + view_.name(to) + ", strictly inside the patched " +
+    finding(name(from), std::string("branch to ") + name(to) + ", strictly inside the patched " +
                                   (data ? "data" : "code") + " of the site at " + r->where +
                                   ": patching it changes what this path executes");
   }
@@ -327,7 +344,7 @@ class Scanner {
       for (const SpecShape& s : shapes_)
         if (matches(s, s.states[0], *f)) {
           ++missing;
-          finding(view_.name(*f), "entry is state `" + s.scan.compiled + "` of " + s.spec->path +
+          finding(name(*f), "entry is state `" + s.scan.compiled + "` of " + s.spec->path +
                                       " but no table entry records it: ftrace never patches it");
           break;
         }

@@ -8,7 +8,9 @@
 // `[scan] compiled` state, its data units aligned as the spec says, no
 // branch may land strictly inside a patched range, and every function
 // whose entry is compiled for patching must have an entry.
+#include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <variant>
 #include <vector>
@@ -23,6 +25,7 @@ struct ScanFinding {
   std::string message;
   std::vector<std::string> listing;  // a site that matches no state: its bytes, disassembled
   bool note = false;                 // said, but not a failure (a site in init text)
+  std::optional<uint64_t> fileOffset;  // where `where` lies in the file, when it names a place
 };
 
 struct ScannedSite {
@@ -30,6 +33,7 @@ struct ScannedSite {
   uint64_t ip = 0;     // its section offset (object) or address (linked)
   std::string table;   // the table that recorded it
   std::string spec, state;  // the spec and state it is an instance of (empty: none)
+  std::optional<uint64_t> fileOffset;  // of rec->ip's byte in the file
 };
 
 struct ObjectScan {

@@ -251,6 +251,7 @@ TrampolineResult trampolineResult(const TrampolineContract& k, const Target& t) 
   r.entry = k.key();
   r.source = k.source;
   r.sourceSha256 = k.sourceSha256;
+  r.fromObject = k.fromObject;
   r.target = t;
   r.verdict = k.proven ? Verdict::Safe : k.refutation ? Verdict::Unsafe : Verdict::Unknown;
   r.counts = k.proofCounts;

@@ -4,6 +4,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "checker/explore/ObjectTrampoline.h"
 #include "checker/explore/PlacedSymbol.h"
 #include "checker/explore/Placement.h"
 #include "checker/explore/Sha256.h"
@@ -57,8 +58,9 @@ std::optional<int64_t> ipOffsetFor(const std::map<std::string, int64_t>& offsets
 
 class Loader {
  public:
-  Loader(const TrampolineFiles& files, const std::string& symbol, const TrampolineSite& site)
-      : files_(files), symbol_(symbol), site_(site), c_(site.ctx), t_(site.target) {}
+  Loader(const TrampolineFiles& files, const std::string& symbol, const TrampolineSite& site,
+         const Spec::TrampolineObject* object)
+      : files_(files), symbol_(symbol), site_(site), c_(site.ctx), t_(site.target), object_(object) {}
 
   std::variant<std::vector<TrampolineCode>, Diagnostics> run() {
     auto loaded = loadContractFile(files_.contract);
@@ -82,8 +84,9 @@ class Loader {
                           ipOffset_, {},     std::nullopt, encodingUndecided_};
       if (const auto& k = entry.callback.callOps)
         code.opsLiteral = site_.symbol(site_.spec.function) + c_.bv_val(uint64_t(k->literal), 64);
-      code.contract.source = treeName(site_.spec.root, files_.assembly);
+      code.contract.source = object_ ? object_->named : treeName(site_.spec.root, files_.assembly);
       code.contract.sourceSha256 = sourceSha256_;
+      code.contract.fromObject = object_ != nullptr;
       out.push_back(std::move(code));
     }
     return out;
@@ -95,6 +98,7 @@ class Loader {
   const TrampolineSite& site_;
   z3::context& c_;
   Target t_;
+  const Spec::TrampolineObject* object_;  // the build's code, instead of files_.assembly
   ContractFile contract_;
   Diagnostics errors_;
   std::optional<std::string> encodingUndecided_;  // TrampolineCode::encodingUndecided
@@ -239,12 +243,26 @@ class Loader {
 
   std::vector<TrampolineWord> assemble() {
     std::vector<TrampolineWord> out;
-    auto text = readFile(files_.assembly);
-    if (!text) {
-      errors_.push_back({{files_.assembly, 1, 1}, "cannot read the trampoline"});
-      return out;
+    std::optional<ObjectTrampolineText> object;
+    std::optional<std::string> text;
+    std::string file = files_.assembly;
+    if (object_) {  // the build's bytes, written back as assembly
+      auto made = objectTrampolineText(*object_, symbol_, t_);
+      if (auto* e = std::get_if<Diagnostics>(&made)) {
+        errors_.insert(errors_.end(), e->begin(), e->end());
+        return out;
+      }
+      object = std::get<ObjectTrampolineText>(std::move(made));
+      text = object->text, file = object->file;
+      sourceSha256_ = object->sha256;
+    } else {
+      text = readFile(files_.assembly);
+      if (!text) {
+        errors_.push_back({{files_.assembly, 1, 1}, "cannot read the trampoline"});
+        return out;
+      }
+      sourceSha256_ = sha256Hex(*text);
     }
-    sourceSha256_ = sha256Hex(*text);
     AssemblyOptions o;
     o.target = t_;
     o.requireKernelReach = true;
@@ -261,15 +279,34 @@ class Loader {
     };
     for (const auto& [name, e] : site_.symbols) add(name, e);
     for (const auto& [name, e] : symbols_) add(name, e);
-    auto assembled = t_.isa->assemble(*text, files_.assembly, o);
+    auto assembled = t_.isa->assemble(*text, file, o);
     if (auto* e = std::get_if<Diagnostics>(&assembled)) {
       for (Diagnostic d : *e) {
         d.message += " (for " + t_.str() + ")";
-        errors_.push_back(d);
+        errors_.push_back(object ? objectDiagnostic(*object, d) : d);
       }
       return out;
     }
     const Program& a = std::get<Program>(assembled);
+    if (object) {
+      // Compared with every symbol symbolic, as the object leaves them to
+      // the linker: a symbol the proof places at a fixed address (a
+      // region's start) gives what the linker would write there.
+      AssemblyOptions linker = o;
+      for (const auto& [name, value] : o.symbols) linker.symbolic.insert(name);
+      linker.symbols.clear();
+      linker.base = Value{symbol_, 0};
+      auto relocatable = t_.isa->assemble(*text, file, linker);
+      if (auto* e = std::get_if<Diagnostics>(&relocatable)) {
+        for (const Diagnostic& d : *e) errors_.push_back(objectDiagnostic(*object, d));
+        return out;
+      }
+      Diagnostics differ = compareWithObject(*object, std::get<Program>(relocatable), t_, c_);
+      if (!differ.empty()) {
+        errors_.insert(errors_.end(), differ.begin(), differ.end());
+        return out;
+      }
+    }
     auto label = a.labels.find(symbol_);
     if (label == a.labels.end() || !(label->second == o.base))
       errors_.push_back({{files_.assembly, 1, 1}, "the file must define the label '" + symbol_ + "' at its first word"});
@@ -287,6 +324,11 @@ class Loader {
       }
       out.push_back(TrampolineWord{w.address.addend - o.base.addend, Instruction{sw.term, sw.knownBits, w.bytes},
                                    w.source, w.where});
+      if (object) {  // traces show the object's instruction and where it lies
+        size_t i = out.size() - 1;
+        out.back().text = objectLineText(*object, i, t_);
+        out.back().where = {object->code.object, 0, 0};
+      }
     }
     if (site_.encodingsChecked) return out;  // they fit: asked once already
     Prover prover(c_, site_.timeoutMs);
@@ -376,14 +418,20 @@ std::optional<TrampolineFiles> resolveTrampoline(const Spec& spec, const std::st
 
 std::variant<std::vector<TrampolineCode>, Diagnostics> loadTrampoline(const TrampolineFiles& files,
                                                                      const std::string& symbol,
-                                                                     const TrampolineSite& site) {
-  return Loader(files, symbol, site).run();
+                                                                     const TrampolineSite& site,
+                                                                     const Spec::TrampolineObject* object) {
+  return Loader(files, symbol, site, object).run();
 }
 
 std::variant<TrampolineSet, Diagnostics> loadTrampolines(const TrampolineSite& site) {
   const Spec& spec = site.spec;
   TrampolineSet out;
   Diagnostics errs;
+  for (const auto& [symbol, object] : spec.trampolineObjects)
+    if (!spec.trampolines.count(symbol))
+      errs.push_back({object.where, "trampoline '" + symbol + "' from " + object.named +
+                                        ": " + spec.path + " names no such trampoline in [trampolines] (whose file "
+                                        "gives the contract)"});
   for (const auto& [symbol, path] : spec.trampolines) {
     auto files = resolveTrampoline(spec, path, site.target);
     auto named = spec.trampolineWhere.find(symbol);
@@ -403,7 +451,8 @@ std::variant<TrampolineSet, Diagnostics> loadTrampolines(const TrampolineSite& s
                                  " beside its assembly (docs/trampolines.md)"});
       continue;
     }
-    auto codes = loadTrampoline(*files, symbol, site);
+    auto obj = spec.trampolineObjects.find(symbol);
+    auto codes = loadTrampoline(*files, symbol, site, obj != spec.trampolineObjects.end() ? &obj->second : nullptr);
     if (auto* e = std::get_if<Diagnostics>(&codes)) {
       errs.insert(errs.end(), e->begin(), e->end());
       continue;

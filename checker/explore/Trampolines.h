@@ -34,9 +34,12 @@ std::optional<TrampolineFiles> resolveTrampoline(const Spec&, const std::string&
 
 // Loads one trampoline's files and assembles it at the spec's symbol for
 // the site's target: one TrampolineCode per contract entry.
+// With `object` (Spec::trampolineObjects) the code is the object's and
+// files.assembly, the source copy, is not read.
 std::variant<std::vector<TrampolineCode>, Diagnostics> loadTrampoline(const TrampolineFiles&,
                                                                      const std::string& symbol,
-                                                                     const TrampolineSite&);
+                                                                     const TrampolineSite&,
+                                                                     const Spec::TrampolineObject* object = nullptr);
 
 // Every trampoline of the site's spec, assembled, not yet proven.
 std::variant<TrampolineSet, Diagnostics> loadTrampolines(const TrampolineSite&);

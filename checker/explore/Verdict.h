@@ -62,6 +62,7 @@ struct TrampolineResult {
   std::string entry;   // "ftrace_caller", "ftrace_caller+8"
   std::string source;        // the assembly file, named from the spec's tree root
   std::string sourceSha256;  // its SHA-256, of the bytes proven
+  bool fromObject = false;   // source is OBJ:SYMBOL, the SHA-256 that of the symbol's bytes
   Target target;
   Verdict verdict = Verdict::Safe;
   Counts counts;

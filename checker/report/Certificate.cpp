@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "checker/explore/Sha256.h"
+#include "checker/spec/ObjectSymbol.h"
 #include "checker/spec/SpecTree.h"
 #include "encoder/Isa.h"
 
@@ -61,8 +62,22 @@ nlohmann::json certificateInputs(const Spec& spec, unsigned timeoutMs) {
   nlohmann::json c;
   c["spec_sha256"] = sha256Hex(spec.text);
   c["trampolines"] = nlohmann::json::array();
-  for (const auto& [symbol, path] : spec.trampolines)
-    c["trampolines"].push_back({{"symbol", symbol}, {"path", path}, {"files", trampolineFiles(spec, path)}});
+  for (const auto& [symbol, path] : spec.trampolines) {
+    nlohmann::json k{{"symbol", symbol}, {"path", path}, {"files", trampolineFiles(spec, path)}};
+    // Proven from a build: the symbol's bytes and its relocations are
+    // what the proof covers (docs/trampolines.md, "From a build").
+    if (auto o = spec.trampolineObjects.find(symbol); o != spec.trampolineObjects.end()) {
+      k["object"] = {{"file", o->second.object}, {"symbol", o->second.symbol}};
+      auto read = readObjectSymbol(o->second.object, o->second.symbol, o->second.where);
+      if (auto* code = std::get_if<ObjectSymbolCode>(&read)) {
+        std::string_view bytes(reinterpret_cast<const char*>(code->bytes.data()), code->bytes.size());
+        k["object"]["bytes_sha256"] = sha256Hex(bytes);
+        k["files"].push_back({{"file", o->second.named}, {"sha256", sha256Hex(bytes)}});
+        k["files"].push_back({{"file", o->second.named + " relocations"}, {"sha256", sha256Hex(code->relocationText())}});
+      }
+    }
+    c["trampolines"].push_back(std::move(k));
+  }
   c["instruction_table_sha256"] = sha256Hex(instructionTableText(spec));
   c["tool"] = std::string("patchcheck ") + PATCHCHECK_VERSION;
   // The build that proved it: gate --baseline proves again what another

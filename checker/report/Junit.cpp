@@ -38,7 +38,8 @@ std::string detailOf(const std::optional<Counterexample>& cx, const Target& t) {
 
 }  // namespace
 
-std::string toJunit(const RunResults& rr, const std::map<std::string, std::string>& skipped, bool times) {
+std::string toJunit(const RunResults& rr, const std::map<std::string, std::string>& skipped,
+                    const std::vector<ObjectScan>& objects, bool times) {
   std::ostringstream suites;
   unsigned tests = 0, failures = 0, errors = 0, skips = 0;
   for (size_t i = 0; i < rr.specs.size(); ++i) {
@@ -114,6 +115,26 @@ std::string toJunit(const RunResults& rr, const std::map<std::string, std::strin
            << "      <error message=\"bad input\" type=\"input-error\">" << xmlEscape(text) << "</error>\n"
            << "    </testcase>\n  </testsuite>\n";
     ++tests, ++errors;
+  }
+  if (!objects.empty()) {  // the build's sites, one case per object
+    unsigned f = 0;
+    std::ostringstream body;
+    for (const ObjectScan& o : objects) {
+      body << "    <testcase classname=\"objects\" name=\"" << xmlEscape(o.file) << "\"" << (times ? " time=\"0.000\"" : "");
+      if (!o.failures()) {
+        body << "/>\n";
+        continue;
+      }
+      std::string detail;
+      for (const ScanFinding& x : o.findings)
+        if (!x.note) detail += o.file + ": " + x.where + ": " + x.message + "\n";
+      body << ">\n      <failure message=\"" << o.failures() << " finding(s)\" type=\"SITE\">" << xmlEscape(detail)
+           << "</failure>\n    </testcase>\n";
+      ++f;
+    }
+    suites << "  <testsuite name=\"objects\" tests=\"" << objects.size() << "\" failures=\"" << f
+           << "\" errors=\"0\" skipped=\"0\">\n" << body.str() << "  </testsuite>\n";
+    tests += unsigned(objects.size()), failures += f;
   }
   std::ostringstream o;
   o << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"patchcheck gate\" tests=\"" << tests

@@ -6,14 +6,18 @@
 #include <map>
 #include <string>
 
+#include "checker/explore/Scan.h"
 #include "checker/report/Report.h"
 
 namespace patchcheck {
 
 // `skipped`: "SPEC TARGET TRANSITION" -> why it was not checked. Bad input
-// (rr.errors) is one suite per file with one <error> test case. `times`:
-// false leaves out the time attributes (byte-identical reports).
-std::string toJunit(const RunResults&, const std::map<std::string, std::string>& skipped, bool times = true);
+// (rr.errors) is one suite per file with one <error> test case. `objects`
+// (gate --objects): one more suite, a case per object, failed by its
+// findings. `times`: false leaves out the time attributes (byte-identical
+// reports).
+std::string toJunit(const RunResults&, const std::map<std::string, std::string>& skipped,
+                    const std::vector<ObjectScan>& objects = {}, bool times = true);
 
 std::string xmlEscape(const std::string&);
 

@@ -32,7 +32,8 @@ std::vector<std::string> reason(const std::string& verdict, const std::string& u
 
 }  // namespace
 
-std::string toKtap(const RunResults& rr, const std::map<std::string, std::string>& skipped) {
+std::string toKtap(const RunResults& rr, const std::map<std::string, std::string>& skipped,
+                   const std::vector<ObjectScan>& objects) {
   std::vector<Line> lines;
   for (size_t i = 0; i < rr.specs.size(); ++i) {
     const SpecResult& r = rr.specs[i];
@@ -64,6 +65,12 @@ std::string toKtap(const RunResults& rr, const std::map<std::string, std::string
     std::string key = r.spec + " " + rr.targets[i].str() + " ";
     for (const auto& [k, why] : skipped)
       if (k.rfind(key, 0) == 0) lines.push_back({true, prefix + k.substr(key.size()), "SKIP " + why, {}});
+  }
+  for (const ObjectScan& obj : objects) {
+    Line l{obj.failures() == 0, obj.file + " sites", "", {}};
+    for (const ScanFinding& f : obj.findings)
+      l.diagnostics.push_back(std::string(f.note ? "note: " : "") + f.where + ": " + f.message);
+    lines.push_back(l);
   }
   std::map<std::string, std::vector<std::string>> bad;  // file -> its errors
   for (const Diagnostic& d : rr.errors) bad[d.where.file].push_back(d.str());

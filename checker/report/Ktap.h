@@ -6,6 +6,7 @@
 #include <map>
 #include <string>
 
+#include "checker/explore/Scan.h"
 #include "checker/report/Report.h"
 
 namespace patchcheck {
@@ -14,8 +15,11 @@ namespace patchcheck {
 // case), are "ok"; UNSAFE otherwise, a missed expectation, UNKNOWN (never a
 // skip: nothing was proven) and bad input are "not ok", with the reason on
 // "# " diagnostic lines before the result line; a transition the baseline
-// certifies unchanged is "ok ... # SKIP". `skipped` as for toJunit.
-std::string toKtap(const RunResults&, const std::map<std::string, std::string>& skipped);
+// certifies unchanged is "ok ... # SKIP". `skipped` as for toJunit;
+// `objects` (gate --objects): one test per object, "not ok" with its
+// findings when a site fails.
+std::string toKtap(const RunResults&, const std::map<std::string, std::string>& skipped,
+                   const std::vector<ObjectScan>& objects = {});
 
 // The kselftest exit code for a patchcheck exit code: KSFT_PASS (0) for 0,
 // KSFT_FAIL (1) for anything else. kselftest reads 2 and 3 as XFAIL and

@@ -97,7 +97,8 @@ void printSpecResult(std::ostream& o, const SpecResult& r, const Target& t, bool
                                       << " queries";
     else if (k.verdict == Verdict::Unsafe) o << "its code breaks its contract";
     else o << "the solver could not decide: " << k.unknownReason;
-    o << "  (" << k.source << ")\n";
+    if (k.fromObject) o << "  (" << k.source << ", bytes sha256 " << k.sourceSha256 << ")\n";
+    else o << "  (" << k.source << ")\n";
     if (k.counterexample) printCounterexample(o, *k.counterexample, "      ", t);
   }
   // A state that is not SAFE is always shown: its failure counts on its own.
@@ -234,6 +235,7 @@ nlohmann::json toJson(const TrampolineResult& k) {
   nlohmann::json j{{"entry", k.entry}, {"source", k.source}, {"source_sha256", k.sourceSha256},
                    {"target", k.target.str()},
                    {"verdict", name(k.verdict)}, {"counts", countsJson(k.counts)}};
+  if (k.fromObject) j["source_is_object"] = true;  // source is OBJ:SYMBOL, the digest of its bytes
   if (k.counterexample) j["counterexample"] = toJson(*k.counterexample);
   if (k.verdict == Verdict::Unknown) j["unknown_reason"] = k.unknownReason;
   return j;

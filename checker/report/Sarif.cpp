@@ -38,6 +38,10 @@ const std::vector<Rule>& rules() {
       {"input-error", "The input could not be read as a spec, table or trampoline",
        "The file has a syntax error, an unknown key or value, or names something that does not exist; the "
        "message gives file:line:column. Nothing in this file was checked."},
+      {"object-site", "A patch site of the build is not an instance of a proven spec state, or patching it is unsafe",
+       "scan (and gate --objects) read the object's patch-site tables and bytes: the site's bytes are not the spec's "
+       "compiled state, a branch targets the inside of the patched range, or a table entry is zero, duplicated or "
+       "outside text. The message names the function and offset, as objtool does."},
   };
   return r;
 }
@@ -114,8 +118,17 @@ void addCodeFlow(json& res, const std::optional<Counterexample>& cx, const std::
 
 }  // namespace
 
-json toSarif(const RunResults& rr, const std::vector<const Spec*>& specs) {
+json toSarif(const RunResults& rr, const std::vector<const Spec*>& specs, const std::vector<ObjectScan>& objects) {
   json results = json::array();
+  for (const ObjectScan& o : objects)
+    for (const ScanFinding& f : o.findings) {
+      json r = result("object-site", f.note ? "note" : "error", f.where + ": " + f.message, o.file, 0,
+                      f.where + ": " + f.message);
+      if (f.fileOffset) r["locations"][0]["physicalLocation"]["region"] = {{"byteOffset", *f.fileOffset}};
+      else r["locations"][0]["physicalLocation"].erase("region");
+      r["locations"][0]["logicalLocations"] = {{{"fullyQualifiedName", f.where}, {"kind", "function"}}};
+      results.push_back(std::move(r));
+    }
   for (size_t i = 0; i < rr.specs.size(); ++i) {
     const SpecResult& r = rr.specs[i];
     const Spec* spec = i < specs.size() ? specs[i] : nullptr;

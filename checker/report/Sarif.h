@@ -6,11 +6,15 @@
 
 #include <vector>
 
+#include "checker/explore/Scan.h"
 #include "checker/report/Report.h"
 
 namespace patchcheck {
 
 // `specs[i]` is the spec of rr.specs[i] (for state lines).
-nlohmann::json toSarif(const RunResults&, const std::vector<const Spec*>& specs);
+// `objects` (gate --objects): a result per finding of their scans, at
+// the object file and the function and offset (a logical location).
+nlohmann::json toSarif(const RunResults&, const std::vector<const Spec*>& specs,
+                       const std::vector<ObjectScan>& objects = {});
 
 }  // namespace patchcheck

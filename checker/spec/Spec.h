@@ -214,6 +214,16 @@ struct Spec {
   std::vector<RegionSpec> regions;    // spec-given; ISA defaults fill the rest
   std::map<std::string, std::string> trampolines;  // symbol -> path under trampolineDir
   std::map<std::string, SourceLocation> trampolineWhere;  // symbol -> its [trampolines] value
+  // A trampoline proven from a build's bytes instead of its assembly
+  // (docs/trampolines.md, "From a build"): `object` (a path usable from the
+  // working directory) and its symbol; the contract stays the one beside
+  // the trampoline's file. `where` is the spec's `object = ...` value, or
+  // the command line's --trampoline-object.
+  struct TrampolineObject {
+    std::string object, symbol, named;  // named: OBJ:SYMBOL as written
+    SourceLocation where;
+  };
+  std::map<std::string, TrampolineObject> trampolineObjects;  // symbol -> its object code
 
   std::vector<StateSpec> states;      // in file order
   std::map<std::string, BehaviourSpec> behaviour;

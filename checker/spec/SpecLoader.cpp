@@ -4,6 +4,7 @@
 // known key suggested, so a typo never passes silently.
 #include <algorithm>
 #include <cctype>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <set>
@@ -563,9 +564,34 @@ class SpecLoader {
       if (!spec_.symbol(name))
         error(at(key), "trampoline for unknown symbol '" + name + "' (declare it in [symbols])" +
                            suggest(name, symbolNames()));
-      auto file = string(value, "trampoline '" + name + "'");
-      if (file && file->empty()) error(at(value), "trampoline '" + name + "' needs a file under trampolines/");
-      else if (file) spec_.trampolines[name] = *file, spec_.trampolineWhere[name] = at(value);
+      const toml::node* file = &value;
+      // { source = "mips/mcount.S", object = "OBJ:SYMBOL" }: the contract
+      // (and the source copy) of `source`, proven on the object's bytes.
+      if (auto* both = value.as_table()) {
+        onlyKeys(*both, {"source", "object"}, "in trampoline '" + name + "'");
+        file = both->get("source");
+        const toml::node* object = both->get("object");
+        if (!file || !object) {
+          error(at(value), "trampoline '" + name + "' as a table needs `source` (its file under trampolines/, "
+                           "for the contract) and `object` (\"OBJ:SYMBOL\")");
+          continue;
+        }
+        if (auto named = string(*object, "trampoline '" + name + "' object")) {
+          auto colon = named->rfind(':');
+          if (colon == std::string::npos || colon == 0 || colon + 1 == named->size()) {
+            error(at(*object), "trampoline '" + name + "': object must be \"OBJ:SYMBOL\", not \"" + *named + "\"");
+          } else {
+            // A relative object path is from the spec's own directory.
+            std::filesystem::path obj(named->substr(0, colon));
+            if (obj.is_relative()) obj = std::filesystem::path(spec_.path).parent_path() / obj;
+            spec_.trampolineObjects[name] = {obj.lexically_normal().string(), named->substr(colon + 1), *named,
+                                             at(*object)};
+          }
+        }
+      }
+      auto path = string(*file, "trampoline '" + name + "'");
+      if (path && path->empty()) error(at(*file), "trampoline '" + name + "' needs a file under trampolines/");
+      else if (path) spec_.trampolines[name] = *path, spec_.trampolineWhere[name] = at(*file);
     }
   }
 

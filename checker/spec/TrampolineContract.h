@@ -101,6 +101,7 @@ struct TrampolineContract {
   TrampolineCallback callback;
   std::string source;                  // the assembly file the proof ran, named from the spec's tree root
   std::string sourceSha256;            // its SHA-256, of the bytes assembled
+  bool fromObject = false;             // source is OBJ:SYMBOL; the SHA-256 is of the symbol's bytes
 
   // The proof's outcome when it did not succeed: a counterexample (the code
   // breaks the contract), or why the solver could not decide.

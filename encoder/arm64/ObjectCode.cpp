@@ -1,7 +1,10 @@
 // The AArch64 plug-in's part of `patchcheck scan` (encoder/ObjectCode.h).
 #include "encoder/arm64/ObjectCode.h"
 
+#include <cstdio>
 #include <map>
+
+#include "encoder/arm64/Printer.h"
 
 namespace patchcheck::arm64 {
 namespace {
@@ -97,6 +100,41 @@ class Arm64ObjectCode final : public patchcheck::ObjectCode {
     if (r && (r->type == kind || (kind == kCall26 && r->type == kJump26) || (kind == kJump26 && r->type == kCall26)))
       return BranchTarget{true, r->addend};  // S + A; the field holds nothing yet
     return BranchTarget{false, int64_t(address + uint64_t(offset))};
+  }
+
+  // An instruction without a relocation is `.inst` (little-endian, as
+  // every A64 instruction); B/BL, B.cond, CBZ/CBNZ, TBZ/TBNZ and ADRP get
+  // the symbol as their last operand, ADD its `#:lo12:`, a 64-bit LDR or
+  // STR its `#:lo12:` offset. RELA throughout (AAELF64).
+  SourceLine sourceLine(std::span<const CodeLine> code, size_t index, const patchcheck::Target&) const override {
+    const CodeLine& line = code[index];
+    if (line.bytes.size() != 4) return {"", "not a 4-byte instruction"};
+    uint32_t w = wordOf(line.bytes);
+    char raw[24];
+    std::snprintf(raw, sizeof raw, ".inst 0x%08x", unsigned(w));
+    if (!line.relocation) return {raw, ""};
+    const ObjectRelocation& r = *line.relocation;
+    if (!r.rela) return {"", "a REL relocation (AAELF64 objects use RELA)"};
+    std::string expr = symbolPlus(r.symbol, r.addend);
+    SplitLine insn = splitLine(arm64::disassemble(w, line.offset));
+    size_t comma = insn.operands.rfind(',');
+    std::string head = comma == std::string::npos ? "" : insn.operands.substr(0, comma + 1) + " ";
+    switch (r.type) {
+      case kCall26: case kJump26: case kCondBr19: case kTstBr14: case kAdrPrelPgHi21:
+        return {insn.mnemonic + " " + head + expr, ""};
+      case kAddAbsLo12Nc: return {insn.mnemonic + " " + head + "#:lo12:" + expr, ""};
+      case kLdst64AbsLo12Nc: {
+        size_t open = insn.operands.find('['), close = insn.operands.find(']');
+        if (open == std::string::npos || close == std::string::npos || close < open) break;
+        std::string base = insn.operands.substr(open + 1, close - open - 1);
+        base = base.substr(0, base.find(','));
+        return {insn.mnemonic + " " + insn.operands.substr(0, open) + "[" + base + ", #:lo12:" + expr + "]" +
+                    insn.operands.substr(close + 1),
+                ""};
+      }
+      default: break;
+    }
+    return {"", relocationName(r.type) + " is not read back into an instruction yet"};
   }
 };
 

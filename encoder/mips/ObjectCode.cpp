@@ -7,6 +7,7 @@
 #include "encoder/mips/Decoder.h"
 #include "encoder/mips/InstructionTable.h"
 #include "encoder/mips/Plugin.h"
+#include "encoder/mips/Printer.h"
 
 namespace patchcheck::mips {
 namespace {
@@ -40,8 +41,12 @@ class MipsObjectCode final : public patchcheck::ObjectCode {
   // file's byte order, so its host value differs by byte order.
   std::pair<uint32_t, uint32_t> relocationInfo(uint64_t info, bool elf64, Endian e) const override {
     if (!elf64) return ObjectCode::relocationInfo(info, elf64, e);
-    if (e == Endian::Big) return {uint32_t(info >> 32), uint32_t(info & 0xff)};
-    return {uint32_t(info), uint32_t(info >> 56)};
+    // A composed relocation (r_type2 or r_type3 not R_MIPS_NONE) is kept
+    // as one type no table names (type | type2 << 8 | type3 << 16), so it
+    // never passes for the plain field of its first type.
+    if (e == Endian::Big)
+      return {uint32_t(info >> 32), uint32_t(info & 0xff) | uint32_t((info >> 8) & 0xff) << 8 | uint32_t((info >> 16) & 0xff) << 16};
+    return {uint32_t(info), uint32_t(info >> 56) | uint32_t((info >> 48) & 0xff) << 8 | uint32_t((info >> 40) & 0xff) << 16};
   }
 
   std::string relocationName(uint32_t type) const override {
@@ -114,6 +119,50 @@ class MipsObjectCode final : public patchcheck::ObjectCode {
       }
     }
     return std::nullopt;
+  }
+
+  // A word without a relocation is `.word` in the target's byte order;
+  // R_MIPS_26, HI16 and LO16 put the symbol back in the operand the
+  // printer shows (the jump target, the lui's immediate, the immediate or
+  // memory offset of the %lo user). Under REL (o32) the field holds the
+  // addend: jump26 its bits 27:2, %hi its high half, which with the
+  // sign-extended %lo field of the R_MIPS_LO16 after it against the same
+  // symbol is the addend (AHL, MIPS ABI supplement "Relocation").
+  SourceLine sourceLine(std::span<const CodeLine> code, size_t index, const patchcheck::Target& t) const override {
+    const CodeLine& line = code[index];
+    if (line.bytes.size() != 4) return {"", "not a 4-byte word"};
+    uint32_t w = wordOf(line.bytes, t.endian);
+    char raw[24];
+    std::snprintf(raw, sizeof raw, ".word 0x%08x", unsigned(w));
+    if (!line.relocation) return {raw, ""};
+    const ObjectRelocation& r = *line.relocation;
+    int64_t addend = r.addend;
+    if (!r.rela) {
+      if (r.type == kR26) addend = int64_t(w & 0x3ffffff) << 2;
+      else if (r.type == kLo16) addend = signExtend(w & 0xffff, 16);
+      else if (r.type == kHi16) {
+        std::optional<int64_t> low;
+        for (size_t k = index + 1; k < code.size() && !low; ++k)
+          if (code[k].relocation && code[k].relocation->type == kLo16 && code[k].relocation->symbol == r.symbol)
+            low = signExtend(wordOf(code[k].bytes, t.endian) & 0xffff, 16);
+        if (!low) return {"", "R_MIPS_HI16 " + r.symbol + " has no R_MIPS_LO16 after it to complete its addend"};
+        addend = (int64_t(w & 0xffff) << 16) + *low;
+      }
+    }
+    std::string expr = symbolPlus(r.symbol, addend);
+    SplitLine insn = splitLine(disassemble(w, line.offset, targetOf(t)));
+    size_t comma = insn.operands.rfind(',');
+    std::string head = comma == std::string::npos ? "" : insn.operands.substr(0, comma + 1);
+    std::string last = comma == std::string::npos ? insn.operands : insn.operands.substr(comma + 1);
+    switch (r.type) {
+      case kR26: return {insn.mnemonic + " " + expr, ""};
+      case kHi16: return {insn.mnemonic + " " + head + "%hi(" + expr + ")", ""};
+      case kLo16:
+        if (size_t paren = last.find('('); paren != std::string::npos)
+          return {insn.mnemonic + " " + head + "%lo(" + expr + ")" + last.substr(paren), ""};
+        return {insn.mnemonic + " " + head + "%lo(" + expr + ")", ""};
+      default: return {"", relocationName(r.type) + " is not read back into an instruction yet"};
+    }
   }
 
  private:

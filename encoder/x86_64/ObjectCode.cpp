@@ -3,7 +3,12 @@
 
 #include <Zydis/Zydis.h>
 
+#include <cctype>
+#include <cstdio>
 #include <map>
+#include <vector>
+
+#include "encoder/x86_64/Printer.h"
 
 namespace patchcheck::x86_64 {
 namespace {
@@ -77,6 +82,45 @@ class X86ObjectCode final : public patchcheck::ObjectCode {
       return BranchTarget{false, int64_t(address + d.length + uint64_t(op.imm.value.s))};
     }
     return std::nullopt;
+  }
+
+  // An instruction without a relocation is `.byte` of its bytes; one with
+  // a 32-bit field is printed with a sentinel in the field, and the
+  // sentinel (a displacement, an immediate, or the branch target it makes)
+  // is replaced by the symbol: S + A - P_field is E - P_end for E = S + A
+  // + (length - field offset), the expression the assembler writes as
+  // `E(%rip)` or a branch target; an absolute field is S + A.
+  SourceLine sourceLine(std::span<const CodeLine> code, size_t index, const patchcheck::Target&) const override {
+    const CodeLine& line = code[index];
+    std::string raw = ".byte ";
+    for (size_t k = 0; k < line.bytes.size(); ++k) {
+      char b[8];
+      std::snprintf(b, sizeof b, "%s0x%02x", k ? "," : "", unsigned(line.bytes[k]));
+      raw += b;
+    }
+    if (!line.relocation) return {raw, ""};
+    const ObjectRelocation& r = *line.relocation;
+    bool pc = r.type == kPc32 || r.type == kPlt32;
+    if (!pc && r.type != kR32 && r.type != kR32S) return {"", relocationName(r.type) + " is not read back into an instruction yet"};
+    size_t n = line.bytes.size();
+    if (r.at + 4 > n) return {"", "the relocation's field runs past the instruction"};
+    constexpr uint32_t kSentinel = 0x11223344;
+    constexpr uint64_t kAt = 0x40000000;
+    std::vector<uint8_t> b(line.bytes.begin(), line.bytes.end());
+    for (unsigned k = 0; k < 4; ++k) b[r.at + k] = uint8_t(kSentinel >> (8 * k));
+    std::string text = x86_64::disassemble(b, kAt);
+    std::string expr = symbolPlus(r.symbol, r.addend + (pc ? int64_t(n) - int64_t(r.at) : 0));
+    char target[24], field[24];
+    std::snprintf(target, sizeof target, "%llx", (unsigned long long)(kAt + n + kSentinel));
+    std::snprintf(field, sizeof field, "0x%x", unsigned(kSentinel));
+    for (const std::string& printed : {std::string("0x") + target, std::string(target), std::string(field)}) {
+      size_t at = text.find(printed);
+      if (at == std::string::npos) continue;
+      // A branch target is a whole operand: not part of a longer number.
+      bool whole = at + printed.size() == text.size() || !std::isxdigit((unsigned char)text[at + printed.size()]);
+      if (whole) return {text.substr(0, at) + expr + text.substr(at + printed.size()), ""};
+    }
+    return {"", "the field of `" + text + "` is not an operand patchcheck can write as a symbol"};
   }
 };
 

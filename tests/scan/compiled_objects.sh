@@ -139,6 +139,50 @@ printf '\0\0\0\0\0\0\0\0' | dd of=vmlinux bs=1 seek=$((0x$table + 8)) conv=notru
 expect "linked image, zeroed entry" 1 "__mcount_loc\[1\]: entry is zero" "but no table entry records it" -- \
   vmlinux --spec "$specs/arm64/ftrace-call-ops.toml"
 
+# The check for functions compiled for patching but recorded nowhere
+# compares the whole patched range, not its first unit: `partial` differs
+# from the compiled state in its second instruction only.
+aarch64-linux-gnu-as -o partial-entry.o "$data/partial-entry.s"
+expect "compiled for patching: the whole range" 1 "full\+0x0: entry is state .compiled. .* no table entry records it" \
+  "but 1 functions are compiled for patching" -- partial-entry.o --spec "$specs/arm64/ftrace-call-ops.toml"
+if "$pc" scan partial-entry.o --spec "$specs/arm64/ftrace-call-ops.toml" 2>&1 | grep -q 'partial+0x0'; then
+  echo "FAIL: partial's entry taken for the compiled state"; failures=$((failures + 1))
+else echo "ok: a partial match is not the compiled state"; fi
+
+# ---- SARIF 2.1.0 (--format sarif): a result per finding, at the object
+# file, the function+offset as a logical location, the file offset as
+# region.byteOffset pointing at the instruction the finding names.
+sarif_check() {  # OBJ...: the SARIF document against the JSON one
+  "$pc" scan "$@" --spec "$specs/arm64/ftrace-call-ops.toml" --format sarif >scan.sarif
+  local rs=$?
+  "$pc" scan "$@" --spec "$specs/arm64/ftrace-call-ops.toml" --json >scan.json
+  python3 - scan.sarif scan.json <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1])); j = json.load(open(sys.argv[2]))
+assert s["version"] == "2.1.0" and "sarif" in s["$schema"], "version/$schema"
+assert len(s["runs"]) == 1 and s["runs"][0]["tool"]["driver"]["name"] == "patchcheck", "runs/tool"
+rules = {r["id"] for r in s["runs"][0]["tool"]["driver"]["rules"]}
+results = s["runs"][0]["results"]
+findings = [(o["file"], f) for o in j["objects"] for f in o["findings"]]
+assert len(results) == len(findings), f"{len(results)} results for {len(findings)} findings"
+for r, (file, f) in zip(results, findings):
+    assert r["ruleId"] in rules and r["level"] in ("error", "note"), r
+    assert r["message"]["text"] == f["where"] + ": " + f["message"], r["message"]
+    loc = r["locations"][0]
+    assert loc["physicalLocation"]["artifactLocation"]["uri"] == file, loc
+    assert loc["logicalLocations"][0]["fullyQualifiedName"] == f["where"], loc
+    off = loc["physicalLocation"]["region"]["byteOffset"]
+    assert isinstance(off, int) and 0 < off < len(open(file, "rb").read()), off
+PY
+  [ $? = 0 ] && [ $rs = 1 ]
+}
+if sarif_check cold.o branch.o; then echo "ok: scan SARIF"; else echo "FAIL: scan SARIF"; failures=$((failures + 1)); fi
+# The branch's byteOffset is the branch itself: b target+4 (0x14000000 | imm26, little-endian).
+off=$(python3 -c 'import json; r = json.load(open("scan.sarif"))["runs"][0]["results"]; print([x for x in r if "jumper" in x["message"]["text"]][0]["locations"][0]["physicalLocation"]["region"]["byteOffset"])')
+top=$(od -An -tx1 -j $((off + 3)) -N1 branch.o | tr -d ' ')
+if [ "$top" = 14 ] || [ "$top" = 17 ] || [ "$top" = 94 ] || [ "$top" = 97 ]; then echo "ok: SARIF byteOffset at the branch"
+else echo "FAIL: SARIF byteOffset $off holds no B/BL (top byte $top)"; failures=$((failures + 1)); fi
+
 # ---- bad input: exit 2 with the file and offset
 head -c 200 arm64.o > truncated.o
 expect "truncated ELF" 2 "truncated.o: error: offset 0x" -- truncated.o --spec "$specs/arm64/ftrace-call-ops.toml"
