@@ -42,7 +42,7 @@ grep -q 'from = "compiled"' no-boot.toml && echo "FAIL: the boot transition is s
 
 run "clean object" 0 '^gate: PASS' -- "$spec" --objects functions.o
 run "the spec alone passes" 0 '^gate: PASS' -- no-boot.toml --trampolines "$src/trampolines"
-for f in text json sarif junit; do
+for f in text json sarif junit ktap; do
   run "no state ($f)" 1 'site is no state of the specs' -- "$bti" --objects functions.o --format $f
   run "unproven state ($f)" 1 'site is state `compiled` of no-boot.toml, which is not proven SAFE \(no transition out' \
     -- no-boot.toml --trampolines "$src/trampolines" --objects functions.o --format $f
