@@ -1,9 +1,14 @@
 // patchcheck: proves live code-patching sequences safe, or shows why not.
+#include <unistd.h>
+
+#include <cstdlib>
+#include <cstring>
 #include <iostream>
 #include <utility>
 
 #include "checker/cli/Commands.h"
 #include "checker/report/BuildInfo.h"
+#include "checker/report/Report.h"
 #include "model/IsaModel.h"
 
 int main(int argc, char** argv) {
@@ -11,6 +16,11 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.set_version_flag("--version", patchcheck::versionText());
   int exitCode = 0;
+  // Colour only for a person at a terminal: never in pipes, files or CI
+  // logs, and not when NO_COLOR is set (no-color.org) or TERM is dumb.
+  const char* term = std::getenv("TERM");
+  const char* noColour = std::getenv("NO_COLOR");
+  patchcheck::setColour(isatty(STDOUT_FILENO) && !(noColour && *noColour) && !(term && !std::strcmp(term, "dumb")));
   patchcheck::addAsmCommand(app, exitCode);
   patchcheck::addDisasmCommand(app, exitCode);
   patchcheck::addRunCommand(app, exitCode);

@@ -32,6 +32,17 @@ std::string pad(std::string s, size_t n) {
   return s;
 }
 
+bool colourOn = false;
+
+// A verdict padded to `n` columns, coloured when the terminal takes it
+// (the escape codes outside the padding, so columns still line up).
+std::string verdictCell(Verdict v, size_t n) {
+  std::string text(name(v)), cell = pad(text, n);
+  if (!colourOn) return cell;
+  const char* code = v == Verdict::Safe ? "32" : v == Verdict::Unsafe ? "31" : "33";
+  return "\033[1;" + std::string(code) + "m" + text + "\033[0m" + cell.substr(text.size());
+}
+
 }  // namespace
 
 void printCounterexample(std::ostream& o, const Counterexample& cx, const std::string& in,
@@ -82,6 +93,8 @@ void printCounterexample(std::ostream& o, const Counterexample& cx, const std::s
   o << in << (cx.replayed ? "confirmed: " : "not confirmed: ") << cx.replayNote << "\n";
 }
 
+void setColour(bool on) { colourOn = on; }
+
 void printSpecResult(std::ostream& o, const SpecResult& r, const Target& t, bool verbose) {
   o << r.specPath << " [" << t.str() << "]\n";
   // With one transition chosen, only its two states are of interest.
@@ -92,7 +105,7 @@ void printSpecResult(std::ostream& o, const SpecResult& r, const Target& t, bool
   };
   for (const TrampolineResult& k : r.trampolines) {
     std::string label = "trampoline " + k.entry;
-    o << "  " << pad(label, 22) << (label.size() >= 22 ? " " : "") << pad(std::string(name(k.verdict)), 8);
+    o << "  " << pad(label, 22) << (label.size() >= 22 ? " " : "") << verdictCell(k.verdict, 8);
     if (k.verdict == Verdict::Safe) o << "contract proven: " << k.counts.paths << " paths, " << k.counts.queries
                                       << " queries";
     else if (k.verdict == Verdict::Unsafe) o << "its code breaks its contract";
@@ -104,7 +117,7 @@ void printSpecResult(std::ostream& o, const SpecResult& r, const Target& t, bool
   // A state that is not SAFE is always shown: its failure counts on its own.
   for (const StateResult& s : r.states) {
     if (s.verdict == Verdict::Safe && (!verbose || !shown(s.state))) continue;
-    o << "  state " << pad(s.state, 16) << pad(std::string(name(s.verdict)), 8) << s.declared;
+    o << "  state " << pad(s.state, 16) << verdictCell(s.verdict, 8) << s.declared;
     if (s.expect) o << (expectationMet(s.expect, s.verdict) ? "  (as expected)" : s.verdict == Verdict::Unknown ? "" :
                         std::string("  EXPECTATION MISMATCH: the spec says ") + (*s.expect == Expect::Safe ? "safe" : "unsafe"));
     o << "\n";
@@ -112,7 +125,7 @@ void printSpecResult(std::ostream& o, const SpecResult& r, const Target& t, bool
     if (s.counterexample) printCounterexample(o, *s.counterexample, "      ", t);
   }
   for (const TransitionResult& tr : r.transitions) {
-    o << "  " << pad(tr.transition, 22) << pad(std::string(name(tr.verdict)), 8) << counts(tr.counts)
+    o << "  " << pad(tr.transition, 22) << verdictCell(tr.verdict, 8) << counts(tr.counts)
       << expectation(tr) << "\n";
     if (tr.verdict == Verdict::Unknown) o << "      solver: " << tr.unknownReason << "\n";
     if (tr.counterexample) printCounterexample(o, *tr.counterexample, "      ", t);
@@ -129,11 +142,11 @@ void printSummaryTable(std::ostream& o, const RunResults& rr) {
     for (const TrampolineResult& k : r.trampolines)
       if (k.verdict != Verdict::Safe)
         o << pad(r.spec, 33) << pad("trampoline " + k.entry, 22) << pad(rr.targets[i].str(), 24)
-          << pad(std::string(name(k.verdict)), 9) << pad("-", 8) << pad(std::to_string(k.counts.paths), 7) << "\n";
+          << verdictCell(k.verdict, 9) << pad("-", 8) << pad(std::to_string(k.counts.paths), 7) << "\n";
     for (const StateResult& s : r.states)
       if (s.verdict != Verdict::Safe)
         o << pad(r.spec, 33) << pad("state " + s.state, 22) << pad(rr.targets[i].str(), 24)
-          << pad(std::string(name(s.verdict)), 9)
+          << verdictCell(s.verdict, 9)
           << pad(!s.expect ? "-" : expectationMet(s.expect, s.verdict) ? "met" : "MISSED", 8)
           << pad(std::to_string(s.counts.paths), 7) << "\n";
     for (const TransitionResult& t : r.transitions) {
@@ -141,7 +154,7 @@ void printSummaryTable(std::ostream& o, const RunResults& rr) {
       snprintf(time, sizeof time, "%.3f s", t.counts.seconds);
       std::string ex = !t.expect ? "-" : t.expectationMet() ? "met" : "MISSED";
       o << pad(r.spec, 33) << pad(t.transition, 22) << pad(rr.targets[i].str(), 24)
-        << pad(std::string(name(t.verdict)), 9) << pad(ex, 8) << pad(std::to_string(t.counts.paths), 7) << time
+        << verdictCell(t.verdict, 9) << pad(ex, 8) << pad(std::to_string(t.counts.paths), 7) << time
         << "\n";
     }
   }

@@ -18,6 +18,10 @@ struct RunResults {
   Diagnostics errors;
 };
 
+// Verdicts in the text reports in colour (SAFE green, UNSAFE red, UNKNOWN
+// yellow); main turns it on for a terminal unless NO_COLOR is set.
+void setColour(bool);
+
 // Addresses print as the target holds them: 32-bit targets show 32 bits.
 void printCounterexample(std::ostream&, const Counterexample&, const std::string& indent,
                          const Target&);

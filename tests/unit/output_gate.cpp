@@ -263,3 +263,17 @@ TEST_CASE("a baseline certified by another checker build is proven again, entry 
   CHECK(verify.status == 0);
   CHECK(verify.out.find("note: certified by another checker build") != std::string::npos);
 }
+
+TEST_CASE("verdicts are coloured on a terminal only, and never with NO_COLOR", "[output_gate]") {
+  // script(1) (util-linux, Essential on Debian) gives the command a terminal.
+  const std::string spec = std::string(PATCHCHECK_SOURCE_DIR) + "/specs/x86/jump-label.toml";
+  const std::string command = cli("check " + spec + " --transition enable");
+  Ran tty = sh("script -qec '" + command + "' /dev/null", true);
+  INFO(tty.out);
+  CHECK(tty.out.find("\033[1;32mSAFE\033[0m") != std::string::npos);
+  Ran noColour = sh("NO_COLOR=1 script -qec '" + command + "' /dev/null", true);
+  CHECK(noColour.out.find("\033[") == std::string::npos);
+  Ran pipe = sh(command, true);
+  CHECK(pipe.out.find("\033[") == std::string::npos);
+  CHECK(pipe.out.find("SAFE") != std::string::npos);
+}
