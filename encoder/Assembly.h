@@ -27,6 +27,14 @@ struct AssemblyOptions {
   Value base = Value::constant(0);            // address of the first unit
   std::map<std::string, uint64_t> symbols;    // concrete addresses
   std::set<std::string> symbolic;             // symbols without a fixed address
+  // Symbolic symbols known to lie near another: |symbol - anchor| <= within
+  // bytes on every placement (a spec's `near`), which a plug-in may use to
+  // pick a short form that reaches every such placement.
+  struct Near {
+    std::string anchor;
+    uint64_t within = 0;
+  };
+  std::map<std::string, Near> near;
   // Accept encodings the architecture calls UNPREDICTABLE (MIPS: jalr rd ==
   // rs, a control transfer in a delay slot) so a spec can describe them
   // and the checker can show their consequences.

@@ -128,6 +128,14 @@ std::variant<SiteInstance, Diagnostics> SiteInstance::make(const Spec& spec, con
     s.symbols_.emplace(n, term);
   }
   if (!errs.empty()) return errs;
+  // `near`: |S - N| <= W, written S - N + W <= 2W (unsigned), the distance
+  // modulo 2^64 as the CPU adds a displacement to the pc.
+  for (const SymbolSpec& sym : spec.symbols) {
+    auto a = s.symbols_.find(sym.name), b = s.symbols_.find(sym.near);
+    if (sym.near.empty() || a == s.symbols_.end() || b == s.symbols_.end()) continue;
+    s.assume(z3::ule(a->second - b->second + c.bv_val(sym.within, 64), c.bv_val(2 * sym.within, 64)), sym.nearWhere,
+             sym.name + " lies within " + std::to_string(sym.within) + " bytes of " + sym.near);
+  }
   // Every other symbol is a different function: not inside F's site, its
   // declared body, or the body word right after them; a `call T + k`
   // makes T's first k + 4 bytes T's own as well.

@@ -25,6 +25,11 @@ struct SymbolSpec {
   std::string region;             // symbolic: the region it lies in
   uint64_t align = 4;              // the loader's default: the ISA's (IsaPlugin::codeAlignment)
   SourceLocation where;
+  // `near = "N", within = W`: |this - N| <= W bytes, a placement fact
+  // (what lets an x86 `jmp` to it take the rel8 form). Empty: no bound.
+  std::string near{};
+  uint64_t within = 0;
+  SourceLocation nearWhere{};  // the `near` key's value
 };
 
 struct RegionSpec {

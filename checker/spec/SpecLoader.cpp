@@ -17,6 +17,7 @@
 #include "checker/spec/Spec.h"
 #include "checker/spec/SpecTarget.h"
 #include "checker/spec/SpecTree.h"
+#include "checker/spec/NearSymbols.h"
 #include "checker/spec/Suggest.h"
 #include "checker/spec/TransitionNames.h"
 #include "encoder/Hex.h"
@@ -335,6 +336,7 @@ class SpecLoader {
     if (auto* t = table(root, "regions", "[regions]")) loadRegions(*t);
     if (auto* t = table(root, "symbols", "[symbols]")) loadSymbols(*t);
     addFunctionSymbol();
+    for (Diagnostic& d : checkNearSymbols(spec_.symbols)) error(d.where, std::move(d.message));
     if (auto* t = table(root, "trampolines", "[trampolines]")) loadTrampolines(*t);
     // Errors above would make every word's assembly fail in the same way.
     bool foundationOk = errors_.size() == before;
@@ -501,8 +503,8 @@ class SpecLoader {
                   "a table such as { in = \"kernel-text\", align = 4 } or { value = 0x80001000 }");
         continue;
       }
-      onlyKeys(*fields, {"in", "align", "value"}, "in symbol '" + name + "'");
-      bool ok = true;
+      onlyKeys(*fields, {"in", "align", "value", "near", "within"}, "in symbol '" + name + "'");
+      bool ok = loadNear(*fields, s);
       if (const toml::node* n = fields->get("in")) {
         auto r = string(*n, "'in'");
         if (r && std::find(regionNames_.begin(), regionNames_.end(), *r) == regionNames_.end()) {
@@ -538,6 +540,25 @@ class SpecLoader {
       if (ok) spec_.symbols.push_back(std::move(s));
       else spec_.symbols.push_back({name, std::nullopt, "kernel-text", codeAlign_, at(key)});  // no cascade
     }
+  }
+
+  // `near = "N", within = W`, both or neither; the names are resolved
+  // once every symbol is known (checkNearSymbols).
+  bool loadNear(const toml::table& fields, SymbolSpec& s) {
+    const toml::node* n = fields.get("near");
+    const toml::node* w = fields.get("within");
+    if (!n && !w) return true;
+    if (!n || !w) {
+      error(at(n ? *n : *w), std::string(n ? "`near` needs `within = BYTES`" : "`within` needs `near = \"SYMBOL\"`") +
+                                 " in symbol '" + s.name + "'");
+      return false;
+    }
+    auto anchor = string(*n, "'near'");
+    auto bytes = integer(*w, "within");
+    if (bytes && *bytes <= 0) error(at(*w), "within must be a positive number of bytes, not " + std::to_string(*bytes));
+    if (!anchor || !bytes || *bytes <= 0) return false;
+    s.near = *anchor, s.within = uint64_t(*bytes), s.nearWhere = at(*n);
+    return true;
   }
 
   // F is symbolic in kernel-text, aligned as the ISA's instructions are,

@@ -154,6 +154,8 @@ AssemblyOptions assemblyOptions(const Spec& spec, const Target& t, unsigned inde
     if (auto a = symbolAddress(s, t)) o.symbols[s.name] = *a;
     else o.symbolic.insert(s.name);
   }
+  for (const SymbolSpec& s : spec.symbols)
+    if (!s.near.empty() && o.symbolic.count(s.name)) o.near[s.name] = {s.near, s.within};
   Value entry{spec.function, 0};
   if (auto it = o.symbols.find(spec.function); it != o.symbols.end())
     entry = Value::constant(int64_t(it->second));

@@ -7,6 +7,7 @@
 #include "encoder/Hex.h"
 #include "encoder/x86_64/Directives.h"
 #include "encoder/x86_64/Match.h"
+#include "encoder/x86_64/NearReach.h"
 #include "encoder/x86_64/Padding.h"
 
 namespace patchcheck::x86_64 {
@@ -334,6 +335,7 @@ class Assembler {
       }
       insn.operands.push_back(op);
     }
+    if (!shortToNear(s, u, insn, fail)) return false;
     for (;;) {
       insn.longBranch = s.longBranch;
       auto r = encode(insn);
@@ -353,6 +355,32 @@ class Assembler {
       units.push_back(std::move(u));
       return true;
     }
+  }
+
+  // A jump to a symbol declared near the jump's own: rel8 when every
+  // placement the fact allows is in reach, as GNU as relaxes a jump to a
+  // label of its section; rel32 when none is. Across the edge GNU as's
+  // choice depends on the placement, which one program cannot follow.
+  template <class Fail>
+  bool shortToNear(const Statement& s, const AssembledUnit& u, Instruction& insn, Fail fail) const {
+    if (!(insn.row->flags & kRelax) || s.hint == DispHint::Disp32 || insn.operands.size() != 1 ||
+        insn.operands[0].value.kind != Expr::Kind::Symbol)
+      return true;
+    auto d = nearDisplacement(u.address, insn.operands[0].value.value, opt_);
+    if (!d) return true;
+    insn.shortToSymbol = d->alwaysShort();
+    if (d->alwaysShort() || d->neverShort()) return true;
+    auto str = [](__int128 v) { return std::to_string(int64_t(std::clamp<__int128>(v, INT64_MIN, INT64_MAX))); };
+    __int128 centre = d->lo + d->within;
+    __int128 fits = std::min<__int128>(centre + 128, 127 - centre);
+    return fail(s.operands[0].expr.column,
+                "'" + u.source + "': " + d->symbol + " lies within " + std::to_string(d->within) + " bytes of " +
+                    d->anchor + ", so a rel8 displacement from " + u.address.plus(2).str() + " would be " +
+                    str(d->lo) + ".." + str(d->hi) + ", across rel8's -128..127: GNU as makes it rel8 or rel32 " +
+                    "by where " + d->symbol + " lies, so the encoding depends on the placement (" +
+                    (fits > 0 ? "`within = " + str(fits) + "` or less keeps it rel8; " : "") +
+                    "`{disp32} " + std::string(insn.row->mnemonic) + " " + std::string(s.operands[0].expr.text) +
+                    "` asks for rel32)");
   }
 
   template <class Fail>

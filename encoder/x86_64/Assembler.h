@@ -18,6 +18,15 @@ struct AssemblyOptions {
   Value base = Value::constant(0);          // address of the first unit
   std::map<std::string, uint64_t> symbols;  // concrete addresses
   std::set<std::string> symbolic;           // symbols without a fixed address
+  // Symbolic symbols placed within `within` bytes of `anchor` (a spec's
+  // `near`): a jump from the anchor's code to one of them is relaxed as
+  // GNU as relaxes a jump to a label of the same section, rel8 when every
+  // such placement is in reach (NearReach.h).
+  struct Near {
+    std::string anchor;
+    uint64_t within = 0;
+  };
+  std::map<std::string, Near> near;
 };
 
 std::variant<Assembly, Diagnostics> assemble(std::string_view source, const std::string& file, const AssemblyOptions&);

@@ -213,9 +213,11 @@ class Encoding {
 
   std::variant<ZydisEncoderOperand, EncodeError> branch(const Operand& o, ZydisEncoderRequest& req) {
     // GNU as relaxes a jump to a label in the program (rel8 while it
-    // reaches); a call, or a jump to a symbol or an absolute address, is rel32.
-    bool rel8 = (row_.flags & kRelax) && o.value.kind == Expr::Kind::Label && !insn_.longBranch &&
-                insn_.hint != DispHint::Disp32;
+    // reaches); a call, or a jump to a symbol or an absolute address, is
+    // rel32, except to a symbol that every placement keeps in rel8's reach
+    // (a `near` fact, as a label of the function would be).
+    bool rel8 = (row_.flags & kRelax) && (o.value.kind == Expr::Kind::Label || insn_.shortToSymbol) &&
+                !insn_.longBranch && insn_.hint != DispHint::Disp32;
     req.branch_type = rel8 ? ZYDIS_BRANCH_TYPE_SHORT : ZYDIS_BRANCH_TYPE_NEAR;
     req.branch_width = rel8 ? ZYDIS_BRANCH_WIDTH_8 : ZYDIS_BRANCH_WIDTH_32;
     patches_.push_back(

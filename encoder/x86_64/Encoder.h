@@ -33,6 +33,7 @@ struct Instruction {
   Value address;                  // where it lies
   DispHint hint = DispHint::None;
   bool longBranch = false;  // rel32 even to a label rel8 would reach (relaxed)
+  bool shortToSymbol = false;  // rel8 to a symbol a `near` fact keeps in reach (NearReach.h)
 };
 
 // A field whose value depends on a symbolic address.

@@ -53,6 +53,7 @@ class X86Isa final : public patchcheck::IsaPlugin {
     a.base = o.base;
     a.symbols = o.symbols;
     a.symbolic = o.symbolic;
+    for (const auto& [name, n] : o.near) a.near[name] = {n.anchor, n.within};
     auto r = x86_64::assemble(source, file, a);
     if (auto* e = std::get_if<Diagnostics>(&r)) return std::move(*e);
     Assembly& asm_ = std::get<Assembly>(r);

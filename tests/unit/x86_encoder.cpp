@@ -346,3 +346,38 @@ TEST_CASE("x86_64 table text lists every row", "[x86_encoder]") {
   CHECK(table.find("endbr64|zydis=endbr64|") != std::string::npos);
   CHECK(std::count(table.begin(), table.end(), '\n') > 100);
 }
+
+TEST_CASE("x86_64 relaxes a jump to a `near` symbol as GNU as relaxes one to a label", "[x86_encoder]") {
+  // rel8 counts from the end of the 2-byte jump: at F + a to S, S within
+  // W of F, the displacement lies in [-a - 2 - W, -a - 2 + W].
+  auto jump = [](const std::string& text, uint64_t within) {
+    AssemblyOptions o;
+    o.base = Value{"F", 0};
+    o.symbolic = {"F", "S"};
+    o.near["S"] = {"F", within};
+    return assembleText(text, o);
+  };
+  auto r = jump("jmp S\nje S", 126);  // -128..124, then (je at F+2) -130..122
+  REQUIRE(std::holds_alternative<Diagnostics>(r));
+  CHECK(std::get<Diagnostics>(r).front().str().find("t.s:2:4: error: 'je S': S lies within 126 bytes of F, so a "
+                                                    "rel8 displacement from F+0x4 would be -130..122") == 0);
+  r = jump("jmp S", 126);
+  REQUIRE(std::holds_alternative<Program>(r));
+  const Unit& u = std::get<Program>(r).units.at(0);
+  CHECK(u.bytes == 2);
+  CHECK(u.bits == 0xeb);
+  CHECK(u.symbolicMask == 0xff00ull);
+  CHECK(firstError("jmp S", [] {
+          AssemblyOptions o;
+          o.base = Value{"F", 0};
+          o.symbolic = {"F", "S"};
+          o.near["S"] = {"F", 127};
+          return o;
+        }()).find("would be -129..125, across rel8's -128..127") != std::string::npos);
+  r = jump("jmp S + 1000", 100);  // 898..1098: rel32 everywhere
+  REQUIRE(std::holds_alternative<Program>(r));
+  CHECK(std::get<Program>(r).units.at(0).bytes == 5);
+  r = jump("{disp32} jmp S", 10);  // asked for rel32
+  REQUIRE(std::holds_alternative<Program>(r));
+  CHECK(std::get<Program>(r).units.at(0).bytes == 5);
+}
