@@ -67,13 +67,15 @@ std::string specText(const X86Site& site, const std::vector<Steps>& transitions)
   for (const X86Change& c : site.instructions) from.push_back(c.from), to.push_back(c.to);
   std::string s = "schema = 1\nname = \"x86-bench\"\n[target]\nisa = \"x86_64\"\n";
   s += "[site]\nbytes = " + std::to_string(site.bytes()) + "\n";
+  if (!site.body.empty()) s += "body = " + list(site.body) + "\n";
   s += "[symbols]\nF = { in = \"kernel-text\", align = 16 }\n";
   for (const std::string& name : site.symbols) s += name + " = { in = \"kernel-text\", align = 16 }\n";
   s += "[states]\nold = " + list(from) + "\nnew = " + list(to) + "\n";
   s += "[behaviour]\nold = " + quoted(site.fromBehaviour) + "\nnew = " + quoted(site.toBehaviour) + "\n";
   if (!site.int3Handler.empty()) s += "[model]\nint3_handler = " + quoted(site.int3Handler) + "\n";
-  for (const Steps& steps : transitions)
-    s += "[[transition]]\nfrom = \"old\"\nto = \"new\"\nsteps = " + list(steps) + "\n";
+  for (size_t k = 0; k < transitions.size(); ++k)  // named: two share from and to
+    s += "[[transition]]\nname = \"t" + std::to_string(k) + "\"\nfrom = \"old\"\nto = \"new\"\nsteps = " +
+         list(transitions[k]) + "\n";
   return s;
 }
 

@@ -19,6 +19,9 @@ struct X86Site {
   std::vector<std::string> symbols;     // targets besides F, in kernel-text like F
   std::string fromBehaviour = "untraced", toBehaviour = "untraced";
   std::string int3Handler;  // [model] int3_handler; empty: the default (emulate)
+  // [site] body: F's instructions after the site, which a torn instruction
+  // may run on into (none: such a pass is UNKNOWN).
+  std::vector<std::string> body;
   unsigned bytes() const;
 };
 

@@ -158,11 +158,19 @@ std::string symbolInstruction(unsigned length) {
   return length < 13 && table[length] ? table[length] : "";
 }
 
+// F's body after the site: a frame-pointer prologue, 14 bytes, so that a
+// torn instruction of up to 15 bytes from F decodes from real bytes.
+std::vector<std::string> prologue() {
+  return {"push %rbp", "mov %rsp, %rbp", "push %r12", "push %rbx", "sub $0x20, %rsp", "mov %rdi, %rbx"};
+}
+
 void lengths() {
   std::printf("\n(b) instruction length L: NOP of L bytes (x86_nops[L]; 9-11 GNU as's; 12-15 with more 0x66)\n"
               "    -> another L-byte instruction, under text_poke_bp and under a plain write + sync_core\n"
               "    (bp: Linux's int3 handler emulates none of these but call, so their breakpoint runs with\n"
-              "    int3_handler = \"skip\": what the exploration costs, not a patch Linux would queue)\n");
+              "    int3_handler = \"skip\": what the exploration costs, not a patch Linux would queue);\n"
+              "    F's body after the site: push %%rbp; mov %%rsp,%%rbp; push %%r12; push %%rbx; sub $0x20,%%rsp;\n"
+              "    mov %%rdi,%%rbx (14 bytes)\n");
   std::printf("  %2s  %-34s | %-10s %8s %6s %7s | %-10s %8s %6s %7s\n", "L", "new instruction", "bp", "cpu s",
               "paths", "queries", "plain", "cpu s", "paths", "queries");
   Notes notes;
@@ -175,6 +183,7 @@ void lengths() {
       std::string to = instruction(length);
       if (to.empty()) continue;
       X86Site site{{{x86Nop(length), to, length}}, {}, "untraced", "untraced", ""};
+      site.body = prologue();
       if (symbolic) site.symbols = {"T"}, site.toBehaviour = to == "call T" ? "call T" : "untraced";
       // Linux's int3 handler emulates only call/jmp/jcc, ret and two nops
       // (the checker refuses the rest, as text_poke_loc_init BUG()s): the

@@ -172,13 +172,17 @@ std::variant<SiteInstance, Diagnostics> SiteInstance::make(const Spec& spec, con
     std::vector<WordImage> images;
     unsigned site = spec.siteUnits();
     if (spec.byteUnits) {
-      // Units, each split into its bytes (a byte site has no body yet).
+      // Units, each split into its bytes: the state's, then the body's.
+      // The body is decoded with the state, as a CPU would run on into it.
       std::vector<std::shared_ptr<const WordImage>> units;
       for (size_t i = 0; i < words.size(); ++i) {
-        units.push_back(std::make_shared<const WordImage>(s.image(words[i], st.words[i].text)));
+        const std::string& text = i < st.words.size() ? st.words[i].text : spec.body[i - st.words.size()].text;
+        units.push_back(std::make_shared<const WordImage>(s.image(words[i], text)));
         for (unsigned k = 0; k < words[i].bytes; ++k) images.push_back(byteOf(units.back(), k, t));
       }
       s.instructions_[st.name] = s.decode(units, images);
+      s.body_.assign(images.begin() + site, images.end());
+      images.erase(images.begin() + site, images.end());
       s.states_[st.name] = std::move(images);
       continue;
     }

@@ -86,7 +86,7 @@ std::variant<json, Diagnostics> byteSiteInstructions(const Spec& spec, const Sta
   json out = json::array();
   unsigned offset = 0;
   const std::vector<Unit>& units = std::get<Program>(a).units;
-  for (size_t i = 0; i < units.size(); ++i) {
+  for (size_t i = 0; i < state.words.size() && i < units.size(); ++i) {  // the body's units follow
     const Unit& u = units[i];
     std::vector<std::optional<uint8_t>> bytes = unitBytes(u, t, c);
     json j{{"offset", offset}, {"length", u.bytes}, {"text", state.words[i].text}};

@@ -28,7 +28,7 @@ std::string Spec::unitName(unsigned u) const {
     return "data " + function + "-" + std::to_string(back);
   }
   if (u < siteUnits()) return (byteUnits ? "byte " : "word ") + std::to_string(u - entryUnit());
-  return "body " + std::to_string(u - siteUnits());
+  return (byteUnits ? "body byte " : "body ") + std::to_string(u - siteUnits());
 }
 
 }  // namespace patchcheck

@@ -203,6 +203,9 @@ struct Spec {
   bool byteUnits = false;
   std::vector<DataUnitSpec> before;   // data units before F, in address order, ending at F
   std::vector<WordSpec> body;         // F's first real instructions
+  // A byte site's body in bytes, each byte a region unit as the site's are
+  // (the loader assembles the body to measure it; the same on every target).
+  unsigned bodyBytes = 0;
   bool allowUnpredictable = false;    // [site] allow_unpredictable
   // [site] entered_by: how F's entry may be reached, a direct call (BL,
   // CALL, JAL) or an indirect one (BLR, a tail call's BR). The landing pad
@@ -240,7 +243,8 @@ struct Spec {
   // then the words from F, then the body's words.
   unsigned entryUnit() const { return unsigned(before.size()); }  // the unit at F
   unsigned siteUnits() const { return entryUnit() + words; }      // a state's entries
-  unsigned regionUnits() const { return siteUnits() + unsigned(body.size()); }
+  unsigned bodyUnits() const { return byteUnits ? bodyBytes : unsigned(body.size()); }
+  unsigned regionUnits() const { return siteUnits() + bodyUnits(); }
   unsigned beforeBytes() const;
   // Region index of `write I` (I from F's entry, negative before F), if any.
   std::optional<unsigned> unitIndex(long long i) const;

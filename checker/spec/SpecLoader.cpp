@@ -194,6 +194,7 @@ class SpecLoader {
 
  private:
   Spec spec_;
+  SourceLocation bodyWhere_;  // [site] body, for errors about it
   Diagnostics errors_;
   bool unitsUnknown_ = false;
   // The alignment every target's instructions have (IsaPlugin::codeAlignment):
@@ -340,6 +341,7 @@ class SpecLoader {
     if (auto* t = table(root, "trampolines", "[trampolines]")) loadTrampolines(*t);
     // Errors above would make every word's assembly fail in the same way.
     bool foundationOk = errors_.size() == before;
+    if (foundationOk && spec_.byteUnits && !spec_.body.empty()) measureBody();
 
     const toml::table* states = table(root, "states", "[states]");
     if (states) loadStates(*states);
@@ -358,6 +360,29 @@ class SpecLoader {
     if (auto* t = table(root, "scan", "[scan]")) loadScan(*t);
 
     if (foundationOk) checkTargets();
+  }
+
+  // A byte site's body is instructions: its length in bytes (the units
+  // after the site) is known once assembled. It must not depend on the
+  // target, as a write index into it would not. An assembly error is
+  // reported with the states', which include the body.
+  void measureBody() {
+    std::optional<unsigned> first;
+    std::string firstLabel;
+    for (const Target& t : specTargets(spec_)) {
+      auto r = bodyLength(spec_, t);
+      auto* n = std::get_if<unsigned>(&r);
+      if (!n) continue;
+      std::string label = std::string(t.variantName()) + "/" + std::string(t.abiName());
+      if (!first) {
+        first = *n, firstLabel = label;
+      } else if (*n != *first) {
+        error(bodyWhere_, "the body is " + std::to_string(*first) + " bytes for " + firstLabel + " but " +
+                              std::to_string(*n) + " for " + label + ": a body's length must not depend on the target");
+        return;
+      }
+    }
+    spec_.bodyBytes = first.value_or(0);
   }
 
   static std::string stem(const std::string& path) {
@@ -440,10 +465,9 @@ class SpecLoader {
                                    : "[site] needs `words = N`, the number of patchable words");
     }
     if (spec_.byteUnits)
-      for (const char* key : {"before", "body"})
-        if (const toml::node* n = t.get(key))
-          error(at(*n), std::string("[site] ") + key + " is not supported on byte-patched sites (" + isa +
-                            ") yet: declare the bytes the transitions write in `bytes`");
+      if (const toml::node* n = t.get("before"))
+        error(at(*n), "[site] before is not supported on byte-patched sites (" + isa +
+                          ") yet: declare the bytes the transitions write in `bytes`");
     if (const toml::node* n = t.get("before")) {
       const toml::array* a = array(*n, "before");
       unitsUnknown_ = !a;
@@ -459,7 +483,10 @@ class SpecLoader {
         unitsUnknown_ = true;
       }
     }
-    if (const toml::node* n = t.get("body")) spec_.body = words(*n, "body");
+    if (const toml::node* n = t.get("body")) {
+      spec_.body = words(*n, "body");
+      bodyWhere_ = at(*n);
+    }
     if (const toml::node* n = t.get("allow_unpredictable"))
       spec_.allowUnpredictable = boolean(*n, "allow_unpredictable").value_or(false);
     if (const toml::node* n = t.get("entered_by"))
@@ -918,11 +945,12 @@ class SpecLoader {
     auto unit = spec_.unitIndex(written);
     s.index = unit.value_or(0);
     if (spec_.words && !unit) {
-      unsigned limit = spec_.words + unsigned(spec_.body.size());
+      unsigned limit = spec_.words + spec_.bodyUnits();
       std::string site = std::string(spec_.byteUnits ? "site bytes 0.." : "site words 0..") + std::to_string(spec_.words - 1);
-      std::string body = spec_.body.empty()
-                             ? "no body words declared ([site] body)"
-                             : "body words " + std::to_string(spec_.words) + ".." + std::to_string(limit - 1);
+      std::string unit = spec_.byteUnits ? "bytes" : "words";
+      std::string body = limit == spec_.words
+                             ? "no body " + unit + " declared ([site] body)"
+                             : "body " + unit + " " + std::to_string(spec_.words) + ".." + std::to_string(limit - 1);
       std::string data = spec_.before.empty() ? ""
                          : spec_.before.size() == 1 ? "; data unit -1"
                                                     : "; data units -" + std::to_string(spec_.before.size()) + "..-1";

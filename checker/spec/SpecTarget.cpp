@@ -171,7 +171,7 @@ SiteLayout siteLayout(const Spec& spec, const Target& t) {
     at += d.bytes;
   }
   unsigned word = t.isa->patchUnitBytes(t);
-  for (unsigned i = 0; i < spec.words + spec.body.size(); ++i) units.push_back({int64_t(i) * word, word});
+  for (unsigned i = 0; i < spec.words + spec.bodyUnits(); ++i) units.push_back({int64_t(i) * word, word});
   return SiteLayout::of(std::move(units), spec.siteUnits());
 }
 
@@ -189,14 +189,24 @@ std::variant<Program, Diagnostics> assembleState(const Spec& spec, const StateSp
   // A byte site's state is instructions that fill its bytes exactly.
   auto r = assembleLines(spec, entries, assemblyOptions(spec, t, 0));
   if (auto* p = std::get_if<Program>(&r)) {
-    unsigned total = 0;
-    for (const Unit& u : p->units) total += u.bytes;
+    unsigned total = 0;  // the state's own units, before the body's
+    for (size_t i = 0; i < state.words.size() && i < p->units.size(); ++i) total += p->units[i].bytes;
     if (total != spec.words)
       return Diagnostics{{state.where, "state '" + state.name + "' is " + std::to_string(total) +
                                            " bytes of instructions, but the site has " + std::to_string(spec.words) +
                                            " bytes"}};
   }
   return r;
+}
+
+std::variant<unsigned, Diagnostics> bodyLength(const Spec& spec, const Target& t) {
+  std::vector<const WordSpec*> entries;
+  for (const WordSpec& w : spec.body) entries.push_back(&w);
+  auto r = assembleLines(spec, entries, assemblyOptions(spec, t, spec.siteUnits()));
+  if (auto* e = std::get_if<Diagnostics>(&r)) return std::move(*e);
+  unsigned total = 0;
+  for (const Unit& u : std::get<Program>(r).units) total += u.bytes;
+  return total;
 }
 
 std::variant<Unit, Diagnostics> assembleWord(const Spec& spec, const WordSpec& word,

@@ -34,6 +34,9 @@ AssemblyOptions assemblyOptions(const Spec&, const Target&, unsigned index = 0);
 std::variant<Program, Diagnostics> assembleState(const Spec&, const StateSpec&,
                                                         const Target&);
 
+// A byte site's body on its own, after the site: its length in bytes.
+std::variant<unsigned, Diagnostics> bodyLength(const Spec&, const Target&);
+
 // One unit on its own at region unit `index` (the interim of `write I = "..."`).
 std::variant<Unit, Diagnostics> assembleWord(const Spec&, const WordSpec&,
                                                             unsigned index, const Target&);

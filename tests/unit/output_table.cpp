@@ -197,6 +197,26 @@ TEST_CASE("a transition UNSAFE as its expect says is a regression case of the ta
   CHECK(g.out.find("a regression case (expected UNSAFE)") != std::string::npos);
 }
 
+TEST_CASE("an x86 table of a byte site with a body lists the site's instructions only", "[output_table]") {
+  TempDir dir;
+  std::string spec = std::string(PATCHCHECK_TEST_DATA) + "/soundness/x86-body-torn.toml";
+  Ran r = sh(cli("table " + spec + " -o " + dir.file("out")));
+  REQUIRE(r.status == 0);
+  json t = json::parse(readFile(dir.file("out/x86-body-torn.json")));
+  const json& target = t["targets"][0];
+  // 66 90 and 85 c0: one instruction each; the body's six are not the site's.
+  REQUIRE(target["states"].size() == 2);
+  for (const json& state : target["states"]) {
+    REQUIRE(state["instructions"].size() == 1);
+    CHECK(state["instructions"][0]["length"] == 2);
+  }
+  CHECK(target["states"][1]["instructions"][0]["code"] == "85 c0");
+  REQUIRE(target["transitions"].size() == 1);
+  CHECK(target["transitions"][0]["name"] == "bp");
+  REQUIRE(target["regressions"].size() == 1);
+  CHECK(target["regressions"][0]["verdict"] == "UNSAFE");
+}
+
 TEST_CASE("a table of a site with a data unit before F: offsets, lengths, a header that computes the literal",
           "[output_table]") {
   TempDir dir;
