@@ -1,5 +1,6 @@
-// `patchcheck litmus FILE...`: herd7's AArch64 instruction-fetch litmus
-// tests answered by the same semantics and fetch model as `check`
+// `patchcheck litmus FILE...`: herd7's instruction-fetch litmus tests, of
+// an architecture whose plug-in has a litmus dialect (encoder/Litmus.h),
+// answered by the same semantics and fetch model as `check`
 // (docs/litmus.md). A test using what the model does not cover is refused
 // (exit 2) naming the feature; never a guess.
 #include <iostream>
@@ -18,7 +19,7 @@ void addLitmusCommand(CLI::App& app, int& exitCode) {
     unsigned maxStates = litmus::Limits{}.maxStates;
   };
   auto args = std::make_shared<Args>();
-  CLI::App* cmd = app.add_subcommand("litmus", "Answer herd7 AArch64 instruction-fetch litmus tests");
+  CLI::App* cmd = app.add_subcommand("litmus", "Answer herd7 instruction-fetch litmus tests");
   cmd->add_option("files", args->files, "litmus test files")->required();
   cmd->add_flag("--json", args->json, "one JSON object per test, as an array");
   cmd->add_option("--max-states", args->maxStates, "give up on a test past this many states (exit 2)")

@@ -128,7 +128,7 @@ class Runner {
       CpuState c;
       c.pc = tc.base;
       c.regs.assign(regs_.size(), 0);
-      for (unsigned r = 0; r < 31; ++r) c.regs[reg("x" + std::to_string(r))] = tc.x[r];
+      for (const auto& [r, v] : tc.regs) c.regs[r] = v;
       c.base.assign(p_.code.size(), 0);
       c.done = tc.base == tc.end;
       w.cpus.push_back(std::move(c));
@@ -149,7 +149,6 @@ class Runner {
   std::unordered_set<std::string> seen_;
   std::set<std::map<std::string, uint64_t>> finals_;
 
-  unsigned reg(const std::string& name) const { return *isa_.parseRegister(name, p_.target); }
   bool dic() const { return p_.cacheType == CacheType::Dic1Idc1; }
 
   void refuse(Position at, const std::string& what) {
@@ -434,11 +433,10 @@ class Runner {
       return out;
     }
     unsigned thread = unsigned(std::stoul(v.substr(0, colon)));
-    std::string r = v.substr(colon + 1);
-    for (char& ch : r) ch = char(std::tolower((unsigned char)ch));
+    auto named = t_.dialect->registerNamed(v.substr(colon + 1));
     for (unsigned c = 0; c < p_.threads.size(); ++c)
       if (p_.threads[c].number == thread) {
-        auto index = isa_.parseRegister(r, p_.target);
+        auto index = named ? isa_.parseRegister(named->model, p_.target) : std::nullopt;
         return index ? w.cpus[c].regs[*index] : 0;
       }
     return 0;
