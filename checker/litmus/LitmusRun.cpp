@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <set>
 #include <stdexcept>
@@ -30,7 +31,7 @@ struct Store {
 // no earlier, so from then on the CPU's fetches see no older view.
 struct Version {
   uint32_t value = 0;
-  std::vector<unsigned> view;
+  std::shared_ptr<const std::vector<unsigned>> view;  // never changed once made: copies share it
 };
 
 struct CpuState {
@@ -78,23 +79,31 @@ class Bytes {
 
 struct World {
   Bytes memory;  // every byte of code and data locations
-  std::vector<std::vector<Version>> code;
+  std::vector<std::shared_ptr<const std::vector<Version>>> code;  // per word; a store makes a new list (copies share them)
   CacheMaintenance cache;
   std::vector<CpuState> cpus;
 
   explicit World(CacheType t) : cache(t) {}
 
-  // Equal keys, equal futures: the memo of explored states.
+  // Equal keys, equal futures: the memo of explored states. Each number
+  // is written in 7-bit groups, the high bit marking that more follow: a
+  // prefix code, so the key stays one-to-one with the state, and most
+  // numbers here (versions, counts, small register values) take one byte
+  // instead of eight, which halves hashing and comparing keys.
   std::string key() const {
     std::string k;
-    k.reserve(512);
-    auto put = [&](uint64_t v) { k.append(reinterpret_cast<const char*>(&v), sizeof v); };
+    k.reserve(256);
+    auto put = [&](uint64_t v) {
+      for (; v >= 0x80; v >>= 7) k.push_back(char(0x80 | (v & 0x7f)));
+      k.push_back(char(v));
+    };
+    put(memory.pairs().size());
     for (const auto& [a, b] : memory.pairs()) k.push_back(char(b));
     for (const auto& versions : code) {
-      put(versions.size());
-      for (const Version& v : versions) {
+      put(versions->size());
+      for (const Version& v : *versions) {
         put(v.value);
-        for (unsigned x : v.view) put(x);
+        for (unsigned x : *v.view) put(x);
       }
     }
     cache.appendKey(k);
@@ -113,13 +122,14 @@ struct World {
 
 class Runner {
  public:
-  Runner(const Test& t, const Program& p, z3::context& c, const Limits& l)
-      : t_(t), p_(p), limits_(l), isa_(modelOf(p.target)), regs_(isa_.registers(p.target)), semantics_(c, p.target) {}
+  Runner(const Test& t, const Program& p, StepSemantics& semantics, const Limits& l)
+      : t_(t), p_(p), limits_(l), isa_(modelOf(p.target)), regs_(isa_.registers(p.target)), semantics_(semantics) {}
 
   std::variant<LitmusResult, Diagnostics> run() {
     World w(p_.cacheType);
+    auto none = std::make_shared<const std::vector<unsigned>>(p_.code.size(), 0);
     for (const CodeWord& cw : p_.code) {
-      w.code.push_back({Version{cw.initial, std::vector<unsigned>(p_.code.size(), 0)}});
+      w.code.push_back(std::make_shared<const std::vector<Version>>(1, Version{cw.initial, none}));
       for (unsigned k = 0; k < 4; ++k) w.memory[cw.address + k] = uint8_t(cw.initial >> (8 * k));
     }
     for (const auto& [a, v] : p_.initialData)
@@ -144,7 +154,7 @@ class Runner {
   Limits limits_;
   const IsaModel& isa_;
   const std::vector<RegisterInfo>& regs_;
-  StepSemantics semantics_;
+  StepSemantics& semantics_;
   Diagnostics errors_;
   std::unordered_set<std::string> seen_;
   std::set<std::map<std::string, uint64_t>> finals_;
@@ -165,7 +175,7 @@ class Runner {
   // data) the version in memory.
   std::vector<unsigned> view(const World& w) const {
     std::vector<unsigned> v(w.code.size());
-    for (unsigned i = 0; i < v.size(); ++i) v[i] = dic() ? unsigned(w.code[i].size()) - 1 : w.cache.floor(i);
+    for (unsigned i = 0; i < v.size(); ++i) v[i] = dic() ? unsigned(w.code[i]->size()) - 1 : w.cache.floor(i);
     return v;
   }
 
@@ -225,8 +235,10 @@ class Runner {
         refuse(p_.code[*word].at, "a store of " + std::to_string(s.bytes) + " bytes over part of an instruction");
         return;
       }
-      w.code[*word].push_back({uint32_t(s.value), {}});
-      w.code[*word].back().view = view(w);
+      auto grown = std::make_shared<std::vector<Version>>(*w.code[*word]);
+      grown->push_back({uint32_t(s.value), nullptr});
+      w.code[*word] = grown;  // the view below counts the new version
+      grown->back().view = std::make_shared<const std::vector<unsigned>>(view(w));
     }
   }
 
@@ -252,11 +264,11 @@ class Runner {
       return false;
     }
     bool any = false;
-    const auto& versions = w.code[*word];
+    const std::vector<Version>& versions = *w.code[*word];
     for (unsigned v = c.base[*word]; v < versions.size() && errors_.empty(); ++v) {
       World n = w;
       CpuState& nc = n.cpus[cpu];
-      for (unsigned i = 0; i < nc.base.size(); ++i) nc.base[i] = std::max(nc.base[i], versions[v].view[i]);
+      for (unsigned i = 0; i < nc.base.size(); ++i) nc.base[i] = std::max(nc.base[i], (*versions[v].view)[i]);
       if (step(n, cpu, versions[v].value, *word)) {
         stack.push_back(std::move(n));
         any = true;
@@ -276,10 +288,13 @@ class Runner {
   bool step(World& w, unsigned cpu, uint32_t value, unsigned word) {
     CpuState& c = w.cpus[cpu];
     const CodeWord& at = p_.code[word];
-    Bytes visible = w.memory;  // memory as this CPU reads it: its youngest buffered store over each byte
-    for (const Store& st : c.buffer)
-      for (unsigned b = 0; b < st.bytes; ++b) visible[st.address + b] = uint8_t(st.value >> (8 * b));
-    const StepOutcome& after = semantics_.step(value, c.pc, c.regs, visible.pairs());
+    Bytes visible;  // memory as this CPU reads it, made only for a step that may load
+    const StepOutcome& after = semantics_.step(value, c.pc, c.regs, [&]() -> const StepSemantics::Memory& {
+      visible = w.memory;  // its youngest buffered store over each byte
+      for (const Store& st : c.buffer)
+        for (unsigned b = 0; b < st.bytes; ++b) visible[st.address + b] = uint8_t(st.value >> (8 * b));
+      return visible.pairs();
+    });
 
     // Memory-model events first: may it run now?
     std::optional<uint64_t> returnAddress;
@@ -337,10 +352,10 @@ class Runner {
         case Ordering::Completion: w.cache.barrier(cpu); break;
         case Ordering::ContextSync: context = true; break;
         case Ordering::CleanToUnification:
-          if (target) w.cache.clean(cpu, *target, unsigned(w.code[*target].size()) - 1);
+          if (target) w.cache.clean(cpu, *target, unsigned(w.code[*target]->size()) - 1);
           break;
         case Ordering::InvalidateInstruction:
-          if (target) w.cache.invalidate(cpu, *target, unsigned(w.code[*target].size()) - 1);
+          if (target) w.cache.invalidate(cpu, *target, unsigned(w.code[*target]->size()) - 1);
           break;
         case Ordering::ExceptionReturnAddress:
           if (fx.valueGiven) returnAddress = fx.value;
@@ -524,7 +539,20 @@ std::string str(const Prop& q) {
   return "";
 }
 
+StepSemantics& LitmusSession::semantics(const Target& t) {
+  for (const auto& s : semantics_)
+    if (s->target() == t) return *s;
+  return *semantics_.emplace_back(std::make_unique<StepSemantics>(ctx_, t));
+}
+
+LitmusSession::~LitmusSession() = default;
+
 std::variant<LitmusResult, Diagnostics> runLitmus(const Test& t, z3::context& c, const Limits& l) {
+  LitmusSession session(c);
+  return runLitmus(t, session, l);
+}
+
+std::variant<LitmusResult, Diagnostics> runLitmus(const Test& t, LitmusSession& session, const Limits& l) {
   if (!t.condition || !t.condition->prop)
     return Diagnostics{{{t.file, 1, 1}, "the test has no final condition (exists, ~exists or forall)"}};
   // A fault(...) atom anywhere in the condition is refused before running:
@@ -541,7 +569,7 @@ std::variant<LitmusResult, Diagnostics> runLitmus(const Test& t, z3::context& c,
   auto laid = layOut(t);
   if (auto* d = std::get_if<Diagnostics>(&laid)) return *d;
   const Program& p = std::get<Program>(laid);
-  return Runner(t, p, c, l).run();
+  return Runner(t, p, session.semantics(p.target), l).run();
 }
 
 }  // namespace patchcheck::litmus
