@@ -32,6 +32,7 @@ struct Store {
 struct Version {
   uint32_t value = 0;
   std::shared_ptr<const std::vector<unsigned>> view;  // never changed once made: copies share it
+  unsigned viewId = 0;  // one number per distinct view in a test (Runner::viewIds_), for the state key
 };
 
 struct CpuState {
@@ -94,17 +95,17 @@ struct World {
     std::string k;
     k.reserve(256);
     auto put = [&](uint64_t v) {
-      for (; v >= 0x80; v >>= 7) k.push_back(char(0x80 | (v & 0x7f)));
-      k.push_back(char(v));
+      char bytes[10];
+      unsigned n = 0;
+      for (; v >= 0x80; v >>= 7) bytes[n++] = char(0x80 | (v & 0x7f));
+      bytes[n++] = char(v);
+      k.append(bytes, n);
     };
     put(memory.pairs().size());
     for (const auto& [a, b] : memory.pairs()) k.push_back(char(b));
     for (const auto& versions : code) {
       put(versions->size());
-      for (const Version& v : *versions) {
-        put(v.value);
-        for (unsigned x : *v.view) put(x);
-      }
+      for (const Version& v : *versions) put(v.value), put(v.viewId);
     }
     cache.appendKey(k);
     for (const CpuState& c : cpus) {
@@ -128,6 +129,7 @@ class Runner {
   std::variant<LitmusResult, Diagnostics> run() {
     World w(p_.cacheType);
     auto none = std::make_shared<const std::vector<unsigned>>(p_.code.size(), 0);
+    viewIds_.emplace(*none, 0);
     for (const CodeWord& cw : p_.code) {
       w.code.push_back(std::make_shared<const std::vector<Version>>(1, Version{cw.initial, none}));
       for (unsigned k = 0; k < 4; ++k) w.memory[cw.address + k] = uint8_t(cw.initial >> (8 * k));
@@ -155,6 +157,7 @@ class Runner {
   const IsaModel& isa_;
   const std::vector<RegisterInfo>& regs_;
   StepSemantics& semantics_;
+  std::map<std::vector<unsigned>, unsigned> viewIds_;  // every view a version was made with -> its number
   Diagnostics errors_;
   std::unordered_set<std::string> seen_;
   std::set<std::map<std::string, uint64_t>> finals_;
@@ -238,7 +241,9 @@ class Runner {
       auto grown = std::make_shared<std::vector<Version>>(*w.code[*word]);
       grown->push_back({uint32_t(s.value), nullptr});
       w.code[*word] = grown;  // the view below counts the new version
-      grown->back().view = std::make_shared<const std::vector<unsigned>>(view(w));
+      std::vector<unsigned> seen = view(w);
+      grown->back().viewId = viewIds_.emplace(seen, unsigned(viewIds_.size())).first->second;
+      grown->back().view = std::make_shared<const std::vector<unsigned>>(std::move(seen));
     }
   }
 
