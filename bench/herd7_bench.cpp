@@ -2,7 +2,8 @@
 // aarch64-ifetch catalogue (HERD7_CATALOGUE=<herdtools7>/catalogue/aarch64-ifetch),
 // else the copies shipped in tests/data/litmus/ifetch. patchcheck runs
 // every test as the command does (parsed, then run in the one Z3 context
-// of the run, whose creation and deletion the totals include);
+// and litmus session of the run, whose creation and deletion the totals
+// include);
 // herd7 (HERD7=<binary>) runs once, as a child process, on exactly the
 // tests patchcheck accepts, with the catalogue's model and configuration.
 // Prints times (wall and CPU) and verdict disagreements by test name (the
@@ -40,7 +41,7 @@ struct PatchcheckAnswer {
 };
 
 // As `patchcheck litmus FILE` does it (checker/cli/LitmusCommand.cpp).
-PatchcheckAnswer answer(const std::string& file, z3::context& ctx) {
+PatchcheckAnswer answer(const std::string& file, litmus::LitmusSession& session) {
   PatchcheckAnswer a;
   a.file = file;
   double c0 = cpuSeconds();
@@ -51,7 +52,7 @@ PatchcheckAnswer answer(const std::string& file, z3::context& ctx) {
     r = *d;
   } else {
     a.name = std::get<litmus::Test>(parsed).name;
-    r = litmus::runLitmus(std::get<litmus::Test>(parsed), ctx);
+    r = litmus::runLitmus(std::get<litmus::Test>(parsed), session);
   }
   a.wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - w0).count();
   a.cpu = cpuSeconds() - c0;
@@ -195,9 +196,11 @@ void herd7() {
   auto ctx = std::make_unique<z3::context>();
   double contextWall = std::chrono::duration<double>(std::chrono::steady_clock::now() - w0).count();
   double contextCpu = cpuSeconds() - c0;
-  for (const std::string& f : cat.files) all.push_back(answer(f, *ctx));
+  auto session = std::make_unique<litmus::LitmusSession>(*ctx);
+  for (const std::string& f : cat.files) all.push_back(answer(f, *session));
   c0 = cpuSeconds();
   w0 = std::chrono::steady_clock::now();
+  session.reset();
   ctx.reset();
   contextWall += std::chrono::duration<double>(std::chrono::steady_clock::now() - w0).count();
   contextCpu += cpuSeconds() - c0;

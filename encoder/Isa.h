@@ -13,6 +13,7 @@
 
 #include "encoder/Assembly.h"
 #include "encoder/KernelVersion.h"
+#include "encoder/Litmus.h"
 #include "encoder/Target.h"
 
 namespace patchcheck {
@@ -135,6 +136,12 @@ class IsaPlugin {
     (void)insn, (void)kernel;
     return std::nullopt;
   }
+  // herd7's word for this architecture in a litmus test's header
+  // ("AArch64", "MIPS", "X86_64"); empty: herd7 has none.
+  virtual std::string_view litmusArchitecture() const { return {}; }
+  // How this plug-in runs litmus tests (encoder/Litmus.h); nothing: it
+  // does not, and `patchcheck litmus` refuses a test of its architecture.
+  virtual const LitmusDialect* litmus() const { return nullptr; }
   // Why the plug-in cannot say what that kernel's handler emulates, if so.
   virtual std::optional<std::string> breakpointKernelProblem(KernelVersion kernel) const {
     (void)kernel;

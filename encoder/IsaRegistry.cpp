@@ -52,6 +52,12 @@ std::vector<std::string> abiNames() {
   return out;
 }
 
+const IsaPlugin* isaOfLitmusArchitecture(std::string_view word) {
+  for (const IsaPlugin* isa : isas())
+    if (!word.empty() && isa->litmusArchitecture() == word) return isa;
+  return nullptr;
+}
+
 Target defaultTarget() {
   // The spec format's default (docs/spec-format.md), whatever plug-ins the
   // build has and in whatever order their folders sort.

@@ -22,6 +22,9 @@ std::optional<uint8_t> abiNamed(const Target&, std::string_view abi);
 // Every variant and every ABI name of every plug-in, for help and errors.
 std::vector<std::string> variantNames();
 std::vector<std::string> abiNames();
+// The plug-in whose litmusArchitecture is `word` (a litmus header's
+// "AArch64"), whether or not it runs litmus tests.
+const IsaPlugin* isaOfLitmusArchitecture(std::string_view word);
 // The target of a spec without [target] and of commands given no --isa:
 // mips64r2/n64/big, as the spec format says (a build without MIPS: the
 // first plug-in's default variant).

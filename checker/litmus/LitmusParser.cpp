@@ -1,4 +1,4 @@
-// Reads herd7's AArch64 litmus format in passes over one copy of the text.
+// Reads herd7's litmus format in passes over one copy of the text.
 // Comments are blanked first, keeping every offset, so a position found
 // later is where the byte lies in the file. The header, meta lines and the
 // thread table are line-shaped and read by lines; the init entries, the
@@ -11,12 +11,10 @@
 #include <set>
 #include <sstream>
 
+#include "encoder/IsaRegistry.h"
+
 namespace patchcheck::litmus {
 namespace {
-
-// Instructions without operands that a value may name bare (`0:X0=NOP`);
-// any other instruction is written instr:"...".
-constexpr std::string_view kBareInstructions[] = {"NOP", "ISB", "RET", "ERET", "WFE", "WFI", "SEV", "SEVL", "YIELD"};
 
 // Nesting of '(' and '~' in a condition beyond this is refused rather than
 // followed, so no file can exhaust the stack.
@@ -38,15 +36,17 @@ bool isIdentifier(std::string_view s) {
   return !s.empty() && isIdentStart(s[0]) && std::all_of(s.begin(), s.end(), isWordChar);
 }
 
-bool equalsIgnoringCase(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return (isLetter(x) ? (x | 0x20) : x) == (isLetter(y) ? (y | 0x20) : y);
-         });
-}
+// A meta key as herd7's splitter reads one: a letter, then letters,
+// digits, '_', '/', '.' or '-' (diy writes `Cycle=`, `Generator=`, ...).
+bool isMetaKeyChar(char c) { return isIdentChar(c) || c == '/' || c == '.' || c == '-'; }
 
-bool isBareInstruction(std::string_view w) {
-  return std::any_of(std::begin(kBareInstructions), std::end(kBareInstructions),
-                     [&](std::string_view i) { return equalsIgnoringCase(i, w); });
+// The architectures some plug-in reads litmus tests of, for messages.
+std::string litmusArchitectures() {
+  std::string out;
+  for (const IsaPlugin* isa : isas())
+    if (isa->litmus() && !isa->litmusArchitecture().empty())
+      out += (out.empty() ? "" : ", ") + std::string(isa->litmusArchitecture());
+  return out.empty() ? "none" : out;
 }
 
 // Text quoted for a message: cut short, bytes that are not printable as \xNN.
@@ -222,25 +222,36 @@ class Reader {
     return false;
   }
 
-  // `AArch64 NAME`; returns the offset of the next line.
+  // `ARCH NAME`: the architecture word selects the plug-in that reads the
+  // rest (its registers and instruction names); returns the offset of the
+  // next line.
   size_t header() {
     size_t i = 0;
     while (i < text_.size() && (isSpace(text_[i]) || text_[i] == '\n')) ++i;
     if (i == text_.size()) {
-      error(text_.size(), "empty file: expected the header 'AArch64 NAME'");
+      error(text_.size(), "empty file: expected the header 'ARCHITECTURE NAME' (litmus tests read: " +
+                              litmusArchitectures() + ")");
       return npos;
     }
     size_t end = lineEnd(i), word = i;
     while (word < end && !isSpace(text_[word])) ++word;
-    if (slice(i, word) != "AArch64") {
-      error(i, "expected the header 'AArch64 NAME', found " + quoted(slice(i, word)) +
-                   " (this parser reads AArch64 tests only)");
+    std::string arch(slice(i, word));
+    const IsaPlugin* isa = isaOfLitmusArchitecture(arch);
+    if (!isa) {
+      error(i, "no ISA plug-in reads litmus tests of architecture " + quoted(arch) + " (litmus tests read: " +
+                   litmusArchitectures() + ")");
       return npos;
     }
-    test_.arch = "AArch64";
+    if (!isa->litmus()) {
+      error(i, "architecture '" + arch + "': the " + std::string(isa->family()) +
+                   " plug-in has no litmus support (litmus tests read: " + litmusArchitectures() + ")");
+      return npos;
+    }
+    test_.arch = arch;
+    test_.dialect = isa->litmus();
     size_t a = word, b = end;
     trim(a, b);
-    if (a == b) error(word, "the header names no test: expected 'AArch64 NAME'");
+    if (a == b) error(word, "the header names no test: expected '" + arch + " NAME'");
     test_.name = std::string(slice(a, b));
     return end + (end < text_.size());
   }
@@ -261,7 +272,8 @@ class Reader {
         continue;
       }
       size_t key = a;
-      while (key < b && isIdentChar(text_[key])) ++key;
+      if (isLetter(text_[key]))
+        while (key < b && isMetaKeyChar(text_[key])) ++key;
       size_t eq = key;
       while (eq < b && isSpace(text_[eq])) ++eq;
       if (key == a || eq == b || text_[eq] != '=') {
@@ -269,7 +281,9 @@ class Reader {
         continue;
       }
       std::string name(slice(a, key));
-      if (auto [it, fresh] = seen.emplace(name, a); !fresh) {
+      std::string folded = name;  // herd7 reads keys in any case: CacheType and cachetype are one key
+      for (char& ch : folded) ch = char(isLetter(ch) ? (ch | 0x20) : ch);
+      if (auto [it, fresh] = seen.emplace(folded, a); !fresh) {
         error(a, "'" + name + "' is given twice (first at " + where(it->second) + ")");
         continue;
       }
@@ -339,15 +353,13 @@ class Reader {
     return std::nullopt;
   }
 
-  // X0-X30 and W0-W30, any case, named "X<n>".
+  // A register as the plug-in's dialect names it (AArch64: X0-X30 and
+  // W0-W30, any case, named "X<n>").
   std::optional<std::string> registerName(const Token& t) {
-    std::string_view w = t.text;
-    if (t.kind == Token::Kind::Word && w.size() >= 2 && w.size() <= 3 && std::string_view("XxWw").find(w[0]) != npos &&
-        std::all_of(w.begin() + 1, w.end(), isDigit) && !(w.size() == 3 && w[1] == '0')) {
-      unsigned n = unsigned(std::stoul(std::string(w.substr(1))));
-      if (n <= 30) return "X" + std::to_string(n);
-    }
-    error(t.offset, "expected a general register X0-X30 or W0-W30, found " + describe(t));
+    if (t.kind == Token::Kind::Word)
+      if (auto r = test_.dialect->registerNamed(t.text)) return r->name;
+    error(t.offset, "expected a general register " + std::string(test_.dialect->registerSyntax()) + ", found " +
+                        describe(t));
     return std::nullopt;
   }
 
@@ -468,7 +480,7 @@ class Reader {
       return std::nullopt;
     }
     c.next();
-    v.kind = isBareInstruction(t.text) ? InitValue::Kind::Instruction : InitValue::Kind::Location;
+    v.kind = test_.dialect->bareInstruction(t.text) ? InitValue::Kind::Instruction : InitValue::Kind::Location;
     v.text = std::string(t.text);
     return v;
   }

@@ -6,7 +6,7 @@
 
 #include "encoder/Assembly.h"
 #include "encoder/Isa.h"
-#include "encoder/IsaRegistry.h"
+#include "model/IsaModel.h"
 
 namespace patchcheck::litmus {
 
@@ -17,9 +17,21 @@ namespace {
 constexpr uint64_t kCodeBase = 0x400000, kHandlerBase = kCodeBase + 0x8000, kThreadStride = 0x10000;  // a handler within ADR reach of its thread
 constexpr uint64_t kDataBase = 0x200000, kLocationStride = 0x40;  // a cache line each
 
-// Meta lines herd7 reads that change nothing here: Hash is a checksum,
-// Stable names registers litmus7 must not clobber (no effect on verdicts).
-const std::set<std::string> kIgnoredMeta{"Hash", "Stable"};
+// Meta lines herd7 acts on that this runner does not model (herdtools7
+// lib/miscParser.ml's keys as herd7 reads them for AArch64): TTHM (the
+// hardware update of page-table dirty bits), el0 and user (threads at
+// EL0), Unroll (herd7's bound on loop unrolling, which decides what a
+// looping test answers). Every other key herd7 ignores, and so does the
+// runner: Hash (a checksum), Stable and Align (read by litmus7 only),
+// MemoryType and MT (not read for AArch64), and what diy writes to say how
+// a test was made (Cycle, Generator, Prefetch, Com, Orig, ...). herd7
+// reads keys in any case (MiscParser.key_match).
+const std::set<std::string> kRefusedMeta{"tthm", "el0", "user", "unroll"};
+
+std::string folded(std::string s) {
+  for (char& c : s) c = char(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+  return s;
+}
 
 SourceLocation where(const Test& t, Position p) { return {t.file, p.line, p.column}; }
 
@@ -78,31 +90,36 @@ std::variant<Program, Diagnostics> layOut(const Test& t) {
   Program p;
   p.file = t.file;
   Diagnostics errors;
-  auto target = targetNamed("arm64");
-  if (t.arch != "AArch64") errors.push_back(refuse(t, {1, 1}, "architecture '" + t.arch + "' (only AArch64)"));
-  if (!target) errors.push_back({where(t, {1, 1}), "this patchcheck has no arm64 plug-in"});
+  // The plug-in the header named: its target, its fetch model.
+  if (!t.dialect) return Diagnostics{{where(t, {1, 1}), "architecture '" + t.arch + "' has no litmus support"}};
+  p.target = t.dialect->target();
+  const IsaModel& model = modelOf(p.target);
+  if (t.dialect->fetchModel() != "arm")
+    errors.push_back(refuse(t, {1, 1}, "the fetch model '" + std::string(t.dialect->fetchModel()) + "' of " + t.arch +
+                                           " tests (this runner follows the Arm rules only)"));
+  if (p.target.isa->patchUnitBytes(p.target) != 4)
+    errors.push_back(refuse(t, {1, 1}, t.arch + " instructions that are not 4-byte words"));
   if (!errors.empty()) return errors;
-  p.target = *target;
 
   for (const auto& [key, value] : t.meta) {
-    if (kIgnoredMeta.count(key)) continue;
+    std::string k = folded(key);
     // A test whose meta was set by a program (not read) has no position.
     Position at = t.metaAt.count(key) ? t.metaAt.at(key) : Position{1, 1};
-    if (key == "CacheType") {
+    if (k == "cachetype") {
       std::string v = value;
       bool dic = v.find("DIC") != std::string::npos, idc = v.find("IDC") != std::string::npos;
       std::string rest = v;
       for (const char* w : {"DIC", "IDC"})
         if (auto at = rest.find(w); at != std::string::npos) rest.erase(at, 3);
       if (rest.find_first_not_of(" ,") != std::string::npos)
-        errors.push_back(refuse(t, at, "CacheType=" + value));
+        errors.push_back(refuse(t, at, key + "=" + value));
       // DIC without IDC is not one of herd7's catalogue cases; DIC implies
       // coherent fetches either way.
       p.cacheType = dic ? CacheType::Dic1Idc1 : idc ? CacheType::Dic0Idc1 : CacheType::Dic0Idc0;
-    } else if (key == "Variant") {
-      if (value != "self") errors.push_back(refuse(t, at, "Variant=" + value));
-    } else {
-      errors.push_back(refuse(t, at, "the meta line " + key + "=" + value));
+    } else if (k == "variant") {
+      if (value != "self") errors.push_back(refuse(t, at, key + "=" + value));
+    } else if (kRefusedMeta.count(k)) {
+      errors.push_back(refuse(t, at, "the meta line " + key + "=" + value + " (herd7 acts on it)"));
     }
   }
 
@@ -240,12 +257,11 @@ std::variant<Program, Diagnostics> layOut(const Test& t) {
       continue;
     }
     auto it = threadOf.find(*e.thread);
-    unsigned r = 0;
-    bool ok = e.name.size() >= 2 && e.name[0] == 'X' && e.name.find_first_not_of("0123456789", 1) == std::string::npos &&
-              e.name.size() <= 3 && (r = unsigned(std::stoul(e.name.substr(1)))) <= 30;
+    auto named = t.dialect->registerNamed(e.name);
+    auto r = named ? model.parseRegister(named->model, p.target) : std::nullopt;
     if (it == threadOf.end()) errors.push_back({where(t, e.at), "no thread P" + std::to_string(*e.thread)});
-    else if (!ok) errors.push_back(refuse(t, e.at, "register " + e.name + " (only X0-X30)"));
-    else p.threads[it->second].x[r] = value;
+    else if (!r) errors.push_back(refuse(t, e.at, "register " + e.name + " (not a " + t.arch + " litmus register)"));
+    else p.threads[it->second].regs[*r] = value;
   }
   for (const Prop* a : atoms)
     if (a->thread && !threadOf.count(*a->thread))

@@ -1,10 +1,10 @@
 #pragma once
 // A litmus test laid out in memory (docs/litmus.md "How a test runs"): each
-// thread's code assembled by the target's plug-in at its own base, the
+// thread's code assembled by the plug-in the header's architecture word
+// selects (Test::dialect), each thread at its own base, the
 // data locations, every register's initial value, the cache type. What
 // the runner does not model is refused here, by name, with the position
 // in the test: never a guess.
-#include <array>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -32,7 +32,7 @@ struct ThreadCode {
   uint64_t base = 0, end = 0;
   bool hasHandler = false;
   uint64_t handler = 0;  // P<N>.F's first instruction
-  std::array<uint64_t, 31> x{};  // x0..x30 at the start
+  std::map<unsigned, uint64_t> regs;  // the init block's registers: model register index -> value (others 0)
 };
 
 struct Program {

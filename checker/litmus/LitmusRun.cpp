@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <set>
 #include <stdexcept>
@@ -30,7 +31,8 @@ struct Store {
 // no earlier, so from then on the CPU's fetches see no older view.
 struct Version {
   uint32_t value = 0;
-  std::vector<unsigned> view;
+  std::shared_ptr<const std::vector<unsigned>> view;  // never changed once made: copies share it
+  unsigned viewId = 0;  // one number per distinct view in a test (Runner::viewIds_), for the state key
 };
 
 struct CpuState {
@@ -78,24 +80,32 @@ class Bytes {
 
 struct World {
   Bytes memory;  // every byte of code and data locations
-  std::vector<std::vector<Version>> code;
+  std::vector<std::shared_ptr<const std::vector<Version>>> code;  // per word; a store makes a new list (copies share them)
   CacheMaintenance cache;
   std::vector<CpuState> cpus;
 
   explicit World(CacheType t) : cache(t) {}
 
-  // Equal keys, equal futures: the memo of explored states.
+  // Equal keys, equal futures: the memo of explored states. Each number
+  // is written in 7-bit groups, the high bit marking that more follow: a
+  // prefix code, so the key stays one-to-one with the state, and most
+  // numbers here (versions, counts, small register values) take one byte
+  // instead of eight, which halves hashing and comparing keys.
   std::string key() const {
     std::string k;
-    k.reserve(512);
-    auto put = [&](uint64_t v) { k.append(reinterpret_cast<const char*>(&v), sizeof v); };
+    k.reserve(256);
+    auto put = [&](uint64_t v) {
+      char bytes[10];
+      unsigned n = 0;
+      for (; v >= 0x80; v >>= 7) bytes[n++] = char(0x80 | (v & 0x7f));
+      bytes[n++] = char(v);
+      k.append(bytes, n);
+    };
+    put(memory.pairs().size());
     for (const auto& [a, b] : memory.pairs()) k.push_back(char(b));
     for (const auto& versions : code) {
-      put(versions.size());
-      for (const Version& v : versions) {
-        put(v.value);
-        for (unsigned x : v.view) put(x);
-      }
+      put(versions->size());
+      for (const Version& v : *versions) put(v.value), put(v.viewId);
     }
     cache.appendKey(k);
     for (const CpuState& c : cpus) {
@@ -113,13 +123,15 @@ struct World {
 
 class Runner {
  public:
-  Runner(const Test& t, const Program& p, z3::context& c, const Limits& l)
-      : t_(t), p_(p), limits_(l), isa_(modelOf(p.target)), regs_(isa_.registers(p.target)), semantics_(c, p.target) {}
+  Runner(const Test& t, const Program& p, StepSemantics& semantics, const Limits& l)
+      : t_(t), p_(p), limits_(l), isa_(modelOf(p.target)), regs_(isa_.registers(p.target)), semantics_(semantics) {}
 
   std::variant<LitmusResult, Diagnostics> run() {
     World w(p_.cacheType);
+    auto none = std::make_shared<const std::vector<unsigned>>(p_.code.size(), 0);
+    viewIds_.emplace(*none, 0);
     for (const CodeWord& cw : p_.code) {
-      w.code.push_back({Version{cw.initial, std::vector<unsigned>(p_.code.size(), 0)}});
+      w.code.push_back(std::make_shared<const std::vector<Version>>(1, Version{cw.initial, none}));
       for (unsigned k = 0; k < 4; ++k) w.memory[cw.address + k] = uint8_t(cw.initial >> (8 * k));
     }
     for (const auto& [a, v] : p_.initialData)
@@ -128,7 +140,7 @@ class Runner {
       CpuState c;
       c.pc = tc.base;
       c.regs.assign(regs_.size(), 0);
-      for (unsigned r = 0; r < 31; ++r) c.regs[reg("x" + std::to_string(r))] = tc.x[r];
+      for (const auto& [r, v] : tc.regs) c.regs[r] = v;
       c.base.assign(p_.code.size(), 0);
       c.done = tc.base == tc.end;
       w.cpus.push_back(std::move(c));
@@ -144,12 +156,12 @@ class Runner {
   Limits limits_;
   const IsaModel& isa_;
   const std::vector<RegisterInfo>& regs_;
-  StepSemantics semantics_;
+  StepSemantics& semantics_;
+  std::map<std::vector<unsigned>, unsigned> viewIds_;  // every view a version was made with -> its number
   Diagnostics errors_;
   std::unordered_set<std::string> seen_;
   std::set<std::map<std::string, uint64_t>> finals_;
 
-  unsigned reg(const std::string& name) const { return *isa_.parseRegister(name, p_.target); }
   bool dic() const { return p_.cacheType == CacheType::Dic1Idc1; }
 
   void refuse(Position at, const std::string& what) {
@@ -166,7 +178,7 @@ class Runner {
   // data) the version in memory.
   std::vector<unsigned> view(const World& w) const {
     std::vector<unsigned> v(w.code.size());
-    for (unsigned i = 0; i < v.size(); ++i) v[i] = dic() ? unsigned(w.code[i].size()) - 1 : w.cache.floor(i);
+    for (unsigned i = 0; i < v.size(); ++i) v[i] = dic() ? unsigned(w.code[i]->size()) - 1 : w.cache.floor(i);
     return v;
   }
 
@@ -226,8 +238,12 @@ class Runner {
         refuse(p_.code[*word].at, "a store of " + std::to_string(s.bytes) + " bytes over part of an instruction");
         return;
       }
-      w.code[*word].push_back({uint32_t(s.value), {}});
-      w.code[*word].back().view = view(w);
+      auto grown = std::make_shared<std::vector<Version>>(*w.code[*word]);
+      grown->push_back({uint32_t(s.value), nullptr});
+      w.code[*word] = grown;  // the view below counts the new version
+      std::vector<unsigned> seen = view(w);
+      grown->back().viewId = viewIds_.emplace(seen, unsigned(viewIds_.size())).first->second;
+      grown->back().view = std::make_shared<const std::vector<unsigned>>(std::move(seen));
     }
   }
 
@@ -253,11 +269,11 @@ class Runner {
       return false;
     }
     bool any = false;
-    const auto& versions = w.code[*word];
+    const std::vector<Version>& versions = *w.code[*word];
     for (unsigned v = c.base[*word]; v < versions.size() && errors_.empty(); ++v) {
       World n = w;
       CpuState& nc = n.cpus[cpu];
-      for (unsigned i = 0; i < nc.base.size(); ++i) nc.base[i] = std::max(nc.base[i], versions[v].view[i]);
+      for (unsigned i = 0; i < nc.base.size(); ++i) nc.base[i] = std::max(nc.base[i], (*versions[v].view)[i]);
       if (step(n, cpu, versions[v].value, *word)) {
         stack.push_back(std::move(n));
         any = true;
@@ -277,10 +293,13 @@ class Runner {
   bool step(World& w, unsigned cpu, uint32_t value, unsigned word) {
     CpuState& c = w.cpus[cpu];
     const CodeWord& at = p_.code[word];
-    Bytes visible = w.memory;  // memory as this CPU reads it: its youngest buffered store over each byte
-    for (const Store& st : c.buffer)
-      for (unsigned b = 0; b < st.bytes; ++b) visible[st.address + b] = uint8_t(st.value >> (8 * b));
-    const StepOutcome& after = semantics_.step(value, c.pc, c.regs, visible.pairs());
+    Bytes visible;  // memory as this CPU reads it, made only for a step that may load
+    const StepOutcome& after = semantics_.step(value, c.pc, c.regs, [&]() -> const StepSemantics::Memory& {
+      visible = w.memory;  // its youngest buffered store over each byte
+      for (const Store& st : c.buffer)
+        for (unsigned b = 0; b < st.bytes; ++b) visible[st.address + b] = uint8_t(st.value >> (8 * b));
+      return visible.pairs();
+    });
 
     // Memory-model events first: may it run now?
     std::optional<uint64_t> returnAddress;
@@ -338,10 +357,10 @@ class Runner {
         case Ordering::Completion: w.cache.barrier(cpu); break;
         case Ordering::ContextSync: context = true; break;
         case Ordering::CleanToUnification:
-          if (target) w.cache.clean(cpu, *target, unsigned(w.code[*target].size()) - 1);
+          if (target) w.cache.clean(cpu, *target, unsigned(w.code[*target]->size()) - 1);
           break;
         case Ordering::InvalidateInstruction:
-          if (target) w.cache.invalidate(cpu, *target, unsigned(w.code[*target].size()) - 1);
+          if (target) w.cache.invalidate(cpu, *target, unsigned(w.code[*target]->size()) - 1);
           break;
         case Ordering::ExceptionReturnAddress:
           if (fx.valueGiven) returnAddress = fx.value;
@@ -434,11 +453,10 @@ class Runner {
       return out;
     }
     unsigned thread = unsigned(std::stoul(v.substr(0, colon)));
-    std::string r = v.substr(colon + 1);
-    for (char& ch : r) ch = char(std::tolower((unsigned char)ch));
+    auto named = t_.dialect->registerNamed(v.substr(colon + 1));
     for (unsigned c = 0; c < p_.threads.size(); ++c)
       if (p_.threads[c].number == thread) {
-        auto index = isa_.parseRegister(r, p_.target);
+        auto index = named ? isa_.parseRegister(named->model, p_.target) : std::nullopt;
         return index ? w.cpus[c].regs[*index] : 0;
       }
     return 0;
@@ -526,7 +544,20 @@ std::string str(const Prop& q) {
   return "";
 }
 
+StepSemantics& LitmusSession::semantics(const Target& t) {
+  for (const auto& s : semantics_)
+    if (s->target() == t) return *s;
+  return *semantics_.emplace_back(std::make_unique<StepSemantics>(ctx_, t));
+}
+
+LitmusSession::~LitmusSession() = default;
+
 std::variant<LitmusResult, Diagnostics> runLitmus(const Test& t, z3::context& c, const Limits& l) {
+  LitmusSession session(c);
+  return runLitmus(t, session, l);
+}
+
+std::variant<LitmusResult, Diagnostics> runLitmus(const Test& t, LitmusSession& session, const Limits& l) {
   if (!t.condition || !t.condition->prop)
     return Diagnostics{{{t.file, 1, 1}, "the test has no final condition (exists, ~exists or forall)"}};
   // A fault(...) atom anywhere in the condition is refused before running:
@@ -543,7 +574,7 @@ std::variant<LitmusResult, Diagnostics> runLitmus(const Test& t, z3::context& c,
   auto laid = layOut(t);
   if (auto* d = std::get_if<Diagnostics>(&laid)) return *d;
   const Program& p = std::get<Program>(laid);
-  return Runner(t, p, c, l).run();
+  return Runner(t, p, session.semantics(p.target), l).run();
 }
 
 }  // namespace patchcheck::litmus

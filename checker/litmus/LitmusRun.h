@@ -9,12 +9,15 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <variant>
 #include <vector>
 
+#include "checker/litmus/LitmusStep.h"
 #include "checker/litmus/LitmusTest.h"
 #include "encoder/Diagnostic.h"
+#include "encoder/Target.h"
 
 namespace patchcheck::litmus {
 
@@ -35,6 +38,24 @@ struct LitmusResult {
   uint64_t explored = 0;                             // states visited
 };
 
+// What the tests of one run share: its Z3 context and, per target, the
+// instruction steps already computed (LitmusStep.h: a step's outcome is a
+// function of its word, pc, registers and the bytes it reads, whichever
+// test reaches it). Tests share no solver, so no answer depends on the
+// tests before it.
+class LitmusSession {
+ public:
+  explicit LitmusSession(z3::context& c) : ctx_(c) {}
+  ~LitmusSession();
+  StepSemantics& semantics(const Target&);
+
+ private:
+  z3::context& ctx_;
+  std::vector<std::unique_ptr<StepSemantics>> semantics_;
+};
+
+std::variant<LitmusResult, Diagnostics> runLitmus(const Test&, LitmusSession&, const Limits& = {});
+// The same in a session of its own.
 std::variant<LitmusResult, Diagnostics> runLitmus(const Test&, z3::context&, const Limits& = {});
 
 // The proposition as herd7 prints it: "(1:X10=1 /\ 1:X11=0)".

@@ -32,20 +32,24 @@ void put(std::string& k, uint64_t v) { k.append(reinterpret_cast<const char*>(&v
 
 }  // namespace
 
-const StepOutcome& StepSemantics::step(uint32_t word, uint64_t pc, const std::vector<uint64_t>& regs,
-                                       const std::vector<std::pair<uint64_t, uint8_t>>& memory) {
+std::string StepSemantics::keyOf(uint32_t word, uint64_t pc, const std::vector<uint64_t>& regs) {
   std::string key;
-  key.reserve(16 + 8 * regs.size() + 9 * memory.size());
+  key.reserve(16 + 8 * regs.size());
   put(key, word), put(key, pc);
   for (uint64_t r : regs) put(key, r);
+  return key;
+}
+
+const StepOutcome& StepSemantics::withMemory(std::string key, uint32_t word, uint64_t pc,
+                                             const std::vector<uint64_t>& regs, const Memory& memory) {
+  key.reserve(key.size() + 9 * memory.size());
   for (const auto& [a, b] : memory) put(key, a), key.push_back(char(b));
   auto it = seen_.find(key);
   if (it == seen_.end()) it = seen_.emplace(std::move(key), run(word, pc, regs, memory)).first;
   return it->second;
 }
 
-StepOutcome StepSemantics::run(uint32_t word, uint64_t pc, const std::vector<uint64_t>& regs,
-                               const std::vector<std::pair<uint64_t, uint8_t>>& memory) {
+StepOutcome StepSemantics::run(uint32_t word, uint64_t pc, const std::vector<uint64_t>& regs, const Memory& memory) {
   MachineState s(c_, target_);
   s.concrete = true;
   for (unsigned r = 0; r < regs_.size(); ++r)

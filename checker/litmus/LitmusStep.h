@@ -3,14 +3,17 @@
 // concrete values (model/ConcreteProgram.h), read back as plain numbers
 // for the runner's memory model (LitmusRun.cpp). What an instruction does
 // depends only on its word, its pc, the CPU's registers and the bytes the
-// CPU can read; the search reaches the same step along many interleavings,
-// so each answer is computed once per test run and kept.
+// CPU can read, and one that loads nothing not even on those bytes; the
+// search reaches the same step along many interleavings, and the tests of
+// one run share code (a catalogue's copies under each cache type), so each
+// answer is computed once per run and target and kept.
 #include <z3++.h>
 
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -50,22 +53,40 @@ struct StepOutcome {
 
 class StepSemantics {
  public:
+  using Memory = std::vector<std::pair<uint64_t, uint8_t>>;
+
   StepSemantics(z3::context& c, const Target& t)
       : c_(c), target_(t), regs_(modelOf(t).registers(t)) {}
 
-  // `memory`: every byte the CPU can read (its own buffered stores over
-  // memory), ascending by address.
-  const StepOutcome& step(uint32_t word, uint64_t pc, const std::vector<uint64_t>& regs,
-                          const std::vector<std::pair<uint64_t, uint8_t>>& memory);
+  const Target& target() const { return target_; }
+
+  // `memory()`: every byte the CPU can read (its own buffered stores over
+  // memory), ascending by address; asked for only when the step may load.
+  template <typename MemoryOf>
+  const StepOutcome& step(uint32_t word, uint64_t pc, const std::vector<uint64_t>& regs, MemoryOf&& memory) {
+    std::string key = keyOf(word, pc, regs);
+    if (auto it = loadsNothing_.find(key); it != loadsNothing_.end()) return it->second;
+    if (!loaders_.count(word)) {
+      // Run it on empty memory: if it loads nothing, memory was never read.
+      StepOutcome out = run(word, pc, regs, {});
+      if (out.loaded.empty()) return loadsNothing_.emplace(std::move(key), std::move(out)).first->second;
+      loaders_.insert(word);
+    }
+    return withMemory(std::move(key), word, pc, regs, memory());
+  }
 
  private:
-  StepOutcome run(uint32_t word, uint64_t pc, const std::vector<uint64_t>& regs,
-                  const std::vector<std::pair<uint64_t, uint8_t>>& memory);
+  static std::string keyOf(uint32_t word, uint64_t pc, const std::vector<uint64_t>& regs);
+  const StepOutcome& withMemory(std::string key, uint32_t word, uint64_t pc, const std::vector<uint64_t>& regs,
+                                const Memory& memory);
+  StepOutcome run(uint32_t word, uint64_t pc, const std::vector<uint64_t>& regs, const Memory& memory);
 
   z3::context& c_;
   Target target_;
   const std::vector<RegisterInfo>& regs_;
-  std::unordered_map<std::string, StepOutcome> seen_;
+  std::unordered_map<std::string, StepOutcome> loadsNothing_;  // by word, pc, registers
+  std::unordered_set<uint32_t> loaders_;                       // words seen to load
+  std::unordered_map<std::string, StepOutcome> seen_;          // by word, pc, registers, readable bytes
 };
 
 }  // namespace patchcheck::litmus

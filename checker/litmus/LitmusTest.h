@@ -1,5 +1,5 @@
 #pragma once
-// A herd7 AArch64 litmus test as written (docs/litmus.md): the init block,
+// A herd7 litmus test as written (docs/litmus.md): the init block,
 // one program per thread (with its labels), and the final condition. The
 // parser (LitmusParser.h) checks the syntax; what the model covers is the
 // runner's question (LitmusRun.h), which refuses the rest by name.
@@ -9,6 +9,8 @@
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "encoder/Litmus.h"
 
 namespace patchcheck::litmus {
 
@@ -73,7 +75,8 @@ struct Condition {
 };
 
 struct Test {
-  std::string arch;     // "AArch64"
+  std::string arch;     // the header's architecture word: "AArch64"
+  const LitmusDialect* dialect = nullptr;  // its plug-in's (encoder/Litmus.h); set whenever a test is parsed
   std::string name;     // as in the header
   std::map<std::string, std::string> meta;  // "CacheType" -> "IDC", "Variant" -> "self", ...
   std::map<std::string, Position> metaAt;   // where each meta line is

@@ -8,6 +8,7 @@
 #include "encoder/arm64/Assembler.h"
 #include "encoder/arm64/Cmodx.h"
 #include "encoder/arm64/Decoder.h"
+#include "encoder/arm64/Litmus.h"
 #include "encoder/arm64/Printer.h"
 #include "encoder/arm64/SymbolicWord.h"
 
@@ -96,6 +97,8 @@ class Arm64Isa final : public patchcheck::IsaPlugin {
   }
 
   std::optional<std::string_view> architectedFetch() const override { return "arm"; }
+  std::string_view litmusArchitecture() const override { return "AArch64"; }
+  const LitmusDialect* litmus() const override { return &litmusDialect(); }
   // The Arm ARM's list for concurrent modification and execution (CMODX,
   // B2.2.5; encoder/arm64/Cmodx): old and new must both be on it.
   bool concurrentlyModifiable(const Unit& u) const override {

@@ -20,6 +20,8 @@ constexpr std::array<std::string_view, 3> kAbis = {"o32", "n32", "n64"};
 class MipsIsa final : public patchcheck::IsaPlugin {
  public:
   std::string_view family() const override { return "mips"; }
+  // herd7's name for it; this plug-in has no litmus dialect, so such tests are refused.
+  std::string_view litmusArchitecture() const override { return "MIPS"; }
   std::span<const std::string_view> variants() const override { return kVariants; }
   std::span<const std::string_view> abis() const override { return kAbis; }
   uint8_t defaultAbi(uint8_t variant) const override { return uint8_t(mips::defaultAbi(mips::Isa(variant))); }

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "checker/litmus/LitmusParser.h"
+#include "encoder/Isa.h"
 #include "tests/fuzz/FuzzProperty.h"
 
 using namespace patchcheck;
@@ -86,7 +87,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   const Test& t = std::get<Test>(first);
   fuzz::require(dump(t) == dump(std::get<Test>(second)), "the same text parses to the same test");
-  fuzz::require(t.arch == "AArch64" && !t.threads.empty(), "an accepted test has its header and a thread table");
+  fuzz::require(t.dialect && t.dialect->target().isa->litmusArchitecture() == t.arch && !t.threads.empty(),
+                "an accepted test has its header, the dialect of the plug-in it names and a thread table");
   unsigned lines = fuzz::lineCount(text);
   for (const InitEntry& e : t.init) requireOnALine(e.at, lines, "an init entry lies on a line of the input");
   for (const Thread& th : t.threads)

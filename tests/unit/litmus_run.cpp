@@ -18,6 +18,7 @@
 
 #include "checker/litmus/LitmusParser.h"
 #include "checker/litmus/LitmusRun.h"
+#include "encoder/Isa.h"
 #include "output_support.h"
 
 using namespace patchcheck;
@@ -227,4 +228,46 @@ TEST_CASE("refused files: each is refused where its first line says, exit code 2
     CHECK(cliRun.out.find("Verdict") == std::string::npos);
   }
   CHECK(files >= 7);
+}
+
+TEST_CASE("diy's meta lines are read past as herd7 reads them, keys in any case", "[litmus_run]") {
+  const std::string dir = std::string(PATCHCHECK_TEST_DATA) + "/litmus/";
+  z3::context z3;
+  // Cycle=, Generator=, Prefetch=, Com=, Orig=, a key with '.', '-' and '/':
+  // ignored, as herd7 ignores them; the shape answers as without them.
+  Test diy = load(dir + "diy-meta.litmus");
+  auto r = runLitmus(diy, z3);
+  if (auto* errors = std::get_if<Diagnostics>(&r)) FAIL(listed(*errors));
+  CHECK(std::get<LitmusResult>(r).verdict == "Forbidden");
+  CHECK(std::get<LitmusResult>(r).cacheType == "DIC0-IDC0");
+  // `cachetype=DIC` is herd7's CacheType=DIC: Forbidden, where no cache type is Allowed.
+  Test lower = load(dir + "meta-case.litmus");
+  r = runLitmus(lower, z3);
+  if (auto* errors = std::get_if<Diagnostics>(&r)) FAIL(listed(*errors));
+  CHECK(std::get<LitmusResult>(r).cacheType == "DIC1-IDC1");
+  CHECK(std::get<LitmusResult>(r).verdict == "Forbidden");
+  lower.meta.clear();
+  r = runLitmus(lower, z3);
+  REQUIRE(std::holds_alternative<LitmusResult>(r));
+  CHECK(std::get<LitmusResult>(r).verdict == "Allowed");
+
+  Ran cliRun = sh(cli("litmus " + dir + "diy-meta.litmus"), true);
+  CHECK(cliRun.status == 0);
+  CHECK(cliRun.out.find("Verdict SB+dmb.sys-diy Forbidden") != std::string::npos);
+}
+
+TEST_CASE("the header's architecture selects the plug-in; one without litmus support is refused, exit 2",
+          "[litmus_run]") {
+  const std::string bad = std::string(PATCHCHECK_TEST_DATA) + "/litmus/bad/";
+  for (const char* file : {"arch-no-litmus.litmus", "arch-no-litmus-x86_64.litmus", "not-aarch64.litmus"}) {
+    INFO(file);
+    Ran cliRun = sh(cli("litmus " + bad + file), true);
+    CHECK(cliRun.status == 2);
+    CHECK(cliRun.out.find(bad + file + ":") != std::string::npos);
+    CHECK(cliRun.out.find("architecture '") != std::string::npos);
+    CHECK(cliRun.out.find("Verdict") == std::string::npos);
+  }
+  Test t = load(std::string(PATCHCHECK_TEST_DATA) + "/litmus/one-thread.litmus");
+  REQUIRE(t.dialect);
+  CHECK(t.dialect->target().isa->litmusArchitecture() == t.arch);
 }
