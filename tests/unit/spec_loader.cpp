@@ -111,7 +111,7 @@ TEST_CASE("the spec-format example loads as written", "[spec_loader]") {
   CHECK(noregs.alternatives[0].with[0].where.line == 39);
   CHECK(noregs.alternatives[0].with[0].where.column == 42);
 
-  CHECK(s.model.fetch == FetchKind::Stale);
+  CHECK(s.model.fetch->name() == "stale");
   CHECK(s.model.lineBytes == 64);
   CHECK_FALSE(s.model.preemption);
   CHECK_FALSE(s.model.delaySlotInterrupts);
@@ -257,7 +257,7 @@ TEST_CASE("defaults: a minimal spec", "[spec_loader]") {
   CHECK(s.target.abiName() == "n64");
   REQUIRE(s.symbol("F"));  // F is symbolic in kernel-text unless declared
   CHECK(s.symbol("F")->region == "kernel-text");
-  CHECK(s.model.fetch == FetchKind::Weak);
+  CHECK(s.model.fetch->name() == "weak");
   CHECK(s.model.lineBytes == 32);
   CHECK(s.model.preemption);
   CHECK(s.model.delaySlotInterrupts);
