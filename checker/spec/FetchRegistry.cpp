@@ -1,6 +1,7 @@
 #include "checker/spec/FetchRegistry.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "encoder/IsaRegistry.h"
 
@@ -36,8 +37,12 @@ std::vector<const FetchRules*> fetchModelsOf(const IsaPlugin& isa) {
 
 const FetchRules& defaultFetchModel(const IsaPlugin& isa) {
   const FetchRules* m = fetchModelNamed(isa.defaultFetchModel());
-  // A plug-in naming a model the build lacks is a build fault, not a spec's.
-  if (!m) m = fetchModelsOf(isa).empty() ? fetchModels().front() : fetchModelsOf(isa).front();
+  // A plug-in naming a model the build lacks is a build fault, not a spec's:
+  // no other model is quietly put in its place (unit.spec_loader checks
+  // every plug-in's names).
+  if (!m)
+    throw std::logic_error(std::string(isa.family()) + " names the fetch model '" +
+                           std::string(isa.defaultFetchModel()) + "', which no file of checker/fetch/ defines");
   return *m;
 }
 

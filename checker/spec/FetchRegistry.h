@@ -20,7 +20,8 @@ std::span<const FetchRules* const> fetchModels();
 // errors ("expected one of: sc, weak, stale, arm, x86").
 std::vector<const FetchRules*> fetchModelsListed();
 const FetchRules* fetchModelNamed(std::string_view name);
-// The models `isa` allows, as it lists them, and its default.
+// The models `isa` allows, as it lists them, and its default
+// (std::logic_error when the plug-in names a model the build lacks).
 std::vector<const FetchRules*> fetchModelsOf(const IsaPlugin& isa);
 const FetchRules& defaultFetchModel(const IsaPlugin& isa);
 bool allowsFetchModel(const IsaPlugin& isa, const FetchRules& m);
