@@ -149,7 +149,7 @@ void synthesis() {
     }
     const Spec& spec = std::get<Spec>(loaded);
     Target t = targetsOf(spec, false).front();
-    std::printf("%s [%s] fetch %s\n", path.c_str(), t.str().c_str(), std::string(name(spec.model.fetch)).c_str());
+    std::printf("%s [%s] fetch %s\n", path.c_str(), t.str().c_str(), std::string(spec.model.fetch->name()).c_str());
     Timing proof;
     auto contracts = proveContracts(spec, t, proof);
     if (!contracts) continue;

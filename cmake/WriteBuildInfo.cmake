@@ -5,7 +5,8 @@
 #           "unknown" outside a git checkout;
 #   semantics: SHA-256 over the path and content of every source file that
 #           decides a verdict (encoder/, model/, checker/spec/,
-#           checker/explore/): two builds with the same digest prove the same.
+#           checker/explore/, checker/fetch/): two builds with the same
+#           digest prove the same.
 set(commit "unknown")
 find_program(GIT git)
 if(GIT AND EXISTS "${SRC}/.git")
@@ -22,7 +23,7 @@ if(GIT AND EXISTS "${SRC}/.git")
 endif()
 file(GLOB_RECURSE files RELATIVE "${SRC}" "${SRC}/encoder/*.cpp" "${SRC}/encoder/*.h" "${SRC}/model/*.cpp"
      "${SRC}/model/*.h" "${SRC}/checker/spec/*.cpp" "${SRC}/checker/spec/*.h" "${SRC}/checker/explore/*.cpp"
-     "${SRC}/checker/explore/*.h")
+     "${SRC}/checker/explore/*.h" "${SRC}/checker/fetch/*.cpp" "${SRC}/checker/fetch/*.h")
 list(SORT files)
 set(all "")
 foreach(f ${files})

@@ -96,9 +96,13 @@ class IsaPlugin {
   // Where the kernel's code lies when a spec does not say: at least
   // "kernel-text" and "module-text" (a spec's [regions] override them).
   virtual std::vector<AddressRange> defaultRegions(const Target&) const = 0;
-  // The fetch model the architecture itself defines, when it does (arm64:
-  // "arm", the CMODX rules): its specs get it by default and no other.
-  virtual std::optional<std::string_view> architectedFetch() const { return std::nullopt; }
+  // The fetch models (checker/fetch/, by the name [model] fetch gives) a
+  // spec of this ISA may take, and the one it gets without [model] fetch.
+  // An architecture that defines how instruction fetch sees changes
+  // (arm64's CMODX rules, x86's cross-modification rule) names its own
+  // model only: another would claim coherence the hardware does not give.
+  virtual std::span<const std::string_view> fetchModels() const = 0;
+  virtual std::string_view defaultFetchModel() const = 0;
   // May this instruction be replaced while another CPU executes it (and
   // replace one)? Only an ISA with such a list says no (arm64's CMODX list).
   virtual bool concurrentlyModifiable(const Unit&) const { return true; }

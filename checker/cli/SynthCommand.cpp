@@ -13,6 +13,7 @@
 #include "checker/explore/SiteInstance.h"
 #include "checker/explore/Synthesis.h"
 #include "checker/explore/TrampolineProof.h"
+#include "checker/spec/FetchRegistry.h"
 
 namespace patchcheck {
 namespace {
@@ -45,7 +46,7 @@ std::string oneLine(const FirstWriteFailure& f, const char* units) {
 
 void print(const SynthResult& r, const Spec& spec, const Target& t, double seconds) {
   const char* units = spec.byteUnits ? "bytes" : "words";
-  std::cout << spec.path << " [" << t.str() << "] " << r.transition << " (fetch " << name(spec.model.fetch)
+  std::cout << spec.path << " [" << t.str() << "] " << r.transition << " (fetch " << spec.model.fetch->name()
             << ")\n";
   for (const SafeOrder& o : r.orders) {
     std::cout << "  safe order: " << stepsText(o.steps) << "  (" << o.steps.size() << (o.steps.size() == 1 ? " step, " : " steps, ") << o.barriers
@@ -88,13 +89,20 @@ int runSynth(const SynthArgs& a) {
   }
   Target t = std::get<Target>(chosen);
   if (!a.fetch.empty()) {
-    // arm64 and x86 fetch follow their architecture's own model only.
-    if (auto own = t.isa->architectedFetch()) {
+    // An ISA that names one model (arm64, x86: its architecture's) takes no other.
+    const FetchRules* m = fetchModelNamed(a.fetch);
+    if (t.isa->fetchModels().size() == 1) {
       std::cerr << "<command line>: error: --fetch " << a.fetch << ": " << t.isa->family()
-                << " instruction fetch follows its architecture's model (" << *own << "), the spec's only one\n";
+                << " instruction fetch follows its architecture's model (" << t.isa->fetchModels().front()
+                << "), the spec's only one\n";
       return 2;
     }
-    spec.model.fetch = *fetchKindNamed(a.fetch);
+    if (!m || !allowsFetchModel(*t.isa, *m)) {
+      std::cerr << "<command line>: error: --fetch " << a.fetch << ": " << t.isa->family() << " uses "
+                << fetchModelsText(*t.isa) << "\n";
+      return 2;
+    }
+    spec.model.fetch = m;
   }
   auto start = std::chrono::steady_clock::now();
   z3::context ctx;  // one per run
@@ -137,7 +145,7 @@ void addSynthCommand(CLI::App& app, int& exitCode) {
   cmd->add_option("spec", args->spec, "spec file (TOML)")->required();
   cmd->add_option("--transition", args->transition, "FROM->TO over the spec's states")->required();
   cmd->add_option("--fetch", args->fetch, "fetch model instead of the spec's [model] fetch (MIPS)")
-      ->check(CLI::IsMember({"sc", "weak", "stale"}));
+      ->check(CLI::IsMember(choosableFetchModelNames()));
   cmd->add_flag("--interim", args->interim,
                 "also try interim words taken from the spec's other states (a byte site always tries int3)");
   cmd->add_flag("--all", args->all, "every minimal order, not just the first");

@@ -247,7 +247,7 @@ class SpecChecker {
     const SiteLayout& layout = site_.layout();
     uint64_t bytes = spec_.model.lineBytes;
     const SymbolSpec* f = spec_.symbol(spec_.function);
-    if (spec_.model.fetch != FetchKind::Stale) return {{{}, c_.bool_val(true)}};
+    if (!spec_.model.fetch->lineGrained()) return {{{}, c_.bool_val(true)}};
     if (f && f->value) return {{layout.cacheLines(*f->value, unsigned(bytes)), c_.bool_val(true)}};
     uint64_t unit = site_.target().isa->patchUnitBytes(site_.target());
     uint64_t align = f ? std::max<uint64_t>(f->align, unit) : unit;

@@ -5,66 +5,14 @@
 
 namespace patchcheck {
 
-// Under the Arm model, the floor of each word after each prefix of the
-// writer's steps. A dc cvau cleans the word's newest version (the writer's
-// own earlier store to it included); an ic ivau under IDC = 1 refills what
-// is in memory, which is only what a dsb (or flush) before it completed.
-// A flush is Linux's flush_icache_range: every word cleaned and
-// invalidated, completed, then every CPU interrupted.
+// The floors are the model's (Arm: what the cache maintenance left; x86:
+// what the last sync_core serialised); models without one have none.
 FetchModel::FetchModel(const Timeline& tl, const ModelSpec& m, When w, std::vector<unsigned> lines)
-    : tl_(tl), model_(m), when_(w), lines_(std::move(lines)) {
-  if (x86()) {
-    // x86: a fetch may return any version written since the last
-    // serialisation every CPU completed (sync_core): the floor is what the
-    // writes before the last sync_core made.
-    for (unsigned p = 0; p <= tl.stepCount; ++p) {
-      unsigned done = tl.flushedWrites(p);
-      std::vector<unsigned> f(tl.byWord.size(), 0);
-      for (unsigned k = 0; k < done; ++k) f[tl.writes[k].word] = std::max(f[tl.writes[k].word], tl.writes[k].version);
-      floors_.push_back(std::move(f));
-    }
-    return;
-  }
-  if (!arm()) return;
-  CacheMaintenance cm(m.cacheType);
-  unsigned words = unsigned(tl.byWord.size());
-  auto snapshot = [&] {
-    std::vector<unsigned> f(words);
-    for (unsigned i = 0; i < words; ++i) f[i] = cm.floor(i);
-    floors_.push_back(std::move(f));
-  };
-  auto inMemory = [&](unsigned word, unsigned p) {
-    unsigned n = tl.completedWrites(p + 1), v = 0;
-    for (unsigned k = 0; k < n; ++k)
-      if (tl.writes[k].word == word) ++v;
-    return v;
-  };
-  snapshot();
-  size_t next = 0;
-  for (unsigned p = 0; p < tl.stepCount; ++p) {
-    for (; next < tl.maintenance.size() && tl.maintenance[next].step == p; ++next) {
-      const Maintenance& mt = tl.maintenance[next];
-      switch (mt.kind) {
-        case StepSpec::Kind::DcCvau: cm.clean(0, mt.word, tl.versionAt(mt.word, p)); break;
-        case StepSpec::Kind::IcIvau: cm.invalidate(0, mt.word, inMemory(mt.word, p)); break;
-        case StepSpec::Kind::Dsb: cm.barrier(0); break;
-        default: break;  // isb, ipi: nothing another CPU's fetch depends on (docs/model.md)
-      }
-    }
-    if (std::find(tl.flushSteps.begin(), tl.flushSteps.end(), p) != tl.flushSteps.end()) {
-      for (unsigned i = 0; i < words; ++i) cm.clean(0, i, tl.versionAt(i, p));
-      cm.barrier(0);
-      for (unsigned i = 0; i < words; ++i) cm.invalidate(0, i, tl.versionAt(i, p));
-      cm.barrier(0);
-    }
-    snapshot();
-  }
-}
+    : tl_(tl), model_(m), when_(w), lines_(std::move(lines)), floors_(m.fetch->floors(tl, m)) {}
 
 bool FetchModel::interruptsAnywhere() const {
   if (when_ == When::StopMachine) return model_.preemption;
-  if (arm()) return false;
-  return model_.fetch == FetchKind::Stale && model_.preemption;
+  return rules().migrationSeesOlderLines() && model_.preemption;
 }
 
 // The least observer at `time`. Under sc every write done is visible; under
@@ -73,11 +21,11 @@ bool FetchModel::interruptsAnywhere() const {
 // invalidate I-cache lines).
 Observer FetchModel::atTime(unsigned time, unsigned limit) const {
   Observer o{time, limit, std::vector<bool>(tl_.writes.size(), false)};
-  bool allDone = model_.fetch == FetchKind::Sc || (when_ != When::Live && model_.fetch == FetchKind::Weak);
-  unsigned forced = allDone ? unsigned(std::count_if(tl_.writes.begin(), tl_.writes.end(),
-                                                     [&](const Write& w) { return w.step < time; }))
-                    : arm() ? tl_.completedWrites(time)
-                            : tl_.flushedWrites(time);
+  FetchRules::Forced by = rules().forcedBy(when_ == When::Live);
+  unsigned forced = by == FetchRules::Forced::Done ? unsigned(std::count_if(tl_.writes.begin(), tl_.writes.end(),
+                                                                            [&](const Write& w) { return w.step < time; }))
+                    : by == FetchRules::Forced::Completed ? tl_.completedWrites(time)
+                                                          : tl_.flushedWrites(time);
   for (unsigned i = 0; i < forced; ++i) o.visible[i] = true;
   close(o);
   return o;
@@ -98,8 +46,8 @@ std::vector<Observer> FetchModel::starts() const {
 // where the writer's syncs ordered the writes, while different lines may be
 // refilled at different times.
 void FetchModel::close(Observer& o) const {
-  if (model_.fetch == FetchKind::Sc) return;  // sc sets are prefixes already
-  bool stale = model_.fetch == FetchKind::Stale;
+  if (rules().inOrder()) return;  // sc sets are prefixes already
+  bool stale = rules().lineGrained();
   std::map<unsigned, unsigned> top;  // line (or everything, under weak) -> highest group seen
   for (size_t i = 0; i < tl_.writes.size(); ++i) {
     if (!o.visible[i]) continue;
@@ -137,7 +85,7 @@ std::optional<Observer> FetchModel::observe(const Observer& o, unsigned word, un
       // by the fetch's time binds. The visible set still records what
       // reached memory, for the loads after it.
       if (!coherentFetch() && version < floors_[n.time][word]) return std::nullopt;
-      if (model_.fetch == FetchKind::Sc) {
+      if (rules().inOrder()) {
         for (size_t i = 0; i < tl_.writes.size(); ++i)
           if (tl_.writes[i].step < n.time) n.visible[i] = true;
       } else {
@@ -168,7 +116,7 @@ Observer FetchModel::meet(const Observer& a, const Observer& b) const {
 }
 
 bool FetchModel::stillFetchable(const Observer& o, unsigned word, unsigned version) const {
-  if (!x86() || word >= tl_.byWord.size()) return true;
+  if (!rules().fetchedBetweenSerialisations() || word >= tl_.byWord.size()) return true;
   if (version < floors_[o.time][word]) return false;
   // ... nor postdate the observer's time: a version written later (the
   // first byte's final image, equal to its old one in a call-to-call
@@ -178,7 +126,7 @@ bool FetchModel::stillFetchable(const Observer& o, unsigned word, unsigned versi
 
 unsigned FetchModel::oldestLoad(const Observer& o, unsigned unit) const {
   unsigned newest = tl_.versions(unit) - 1;
-  if (!arm()) {
+  if (!rules().fetchOrdersLoads()) {
     for (unsigned v = 0; v < newest; ++v)
       if (observe(o, unit, v)) return v;
     return newest;
@@ -192,7 +140,7 @@ unsigned FetchModel::oldestLoad(const Observer& o, unsigned unit) const {
 
 std::vector<unsigned> FetchModel::racingVersions(const Observer& o, unsigned word, unsigned version) const {
   std::vector<unsigned> out;
-  if (!arm() || when_ != When::Live || word >= tl_.byWord.size()) return out;
+  if (!rules().racesNeedModifiableList() || when_ != When::Live || word >= tl_.byWord.size()) return out;
   for (unsigned wi : tl_.byWord[word])
     if (tl_.writes[wi].version > version && tl_.writes[wi].step < o.limit) out.push_back(tl_.writes[wi].version);
   return out;
@@ -203,8 +151,7 @@ std::optional<Observer> FetchModel::interrupt(const Observer& o) const {
     // A task preempted inside the site resumes after the steps.
     return atTime(tl_.stepCount, tl_.stepCount);
   }
-  if (arm()) return std::nullopt;  // the floor is every CPU's: migrating changes nothing
-  if (when_ != When::Boot && model_.fetch == FetchKind::Stale && model_.preemption) {
+  if (when_ != When::Boot && rules().migrationSeesOlderLines() && model_.preemption) {
     // The task may resume on another CPU whose I-cache lines are older:
     // only what a flush forced stays visible.
     Observer n = atTime(o.time, o.limit);
@@ -222,15 +169,11 @@ unsigned FetchModel::settledVersion(unsigned word, unsigned p) const {
       if (tl_.writes[k].word == word) v = tl_.writes[k].version;
     return v;
   };
-  switch (model_.fetch) {
-    case FetchKind::Sc: return tl_.versionAt(word, p);
-    case FetchKind::Weak: case FetchKind::Stale: return newestOf(tl_.flushedWrites(p));
-    case FetchKind::Arm:
-      // DIC = 1: fetches read what memory holds, so a write is published
-      // once a dsb (or flush) completed it; DIC = 0: the floor.
-      if (model_.cacheType == CacheType::Dic1Idc1) return newestOf(tl_.completedWrites(p));
-      return floors_[p][word];
-    case FetchKind::X86: return floors_[p][word];
+  switch (rules().settledBy(model_)) {
+    case FetchRules::Settled::Done: return tl_.versionAt(word, p);
+    case FetchRules::Settled::Flushed: return newestOf(tl_.flushedWrites(p));
+    case FetchRules::Settled::Completed: return newestOf(tl_.completedWrites(p));
+    case FetchRules::Settled::Floor: return floors_[p][word];
   }
   return 0;
 }
@@ -257,24 +200,9 @@ bool FetchModel::synchronisedFrom(unsigned p) const {
   return false;
 }
 
-std::string FetchModel::publishingSteps(const std::string& i) const {
-  switch (model_.fetch) {
-    case FetchKind::Sc: return "`write " + i + "`";  // the write itself
-    case FetchKind::Weak: case FetchKind::Stale: return "`flush`";
-    case FetchKind::Arm:
-      if (model_.cacheType == CacheType::Dic1Idc1) return "`dsb ish` (or `flush`)";
-      if (model_.cacheType == CacheType::Dic0Idc1) return "`dsb ish`, `ic ivau " + i + "`, `dsb ish` (or `flush`)";
-      return "`dc cvau " + i + "`, `dsb ish`, `ic ivau " + i + "`, `dsb ish` (or `flush`)";
-    case FetchKind::X86: return "`sync_core`";
-  }
-  return "`flush`";
-}
+std::string FetchModel::publishingSteps(const std::string& i) const { return rules().publishingSteps(model_, i); }
 
-std::string FetchModel::synchronisingSteps() const {
-  if (x86()) return "`sync_core`";
-  if (arm()) return "`ipi` (kick_all_cpus_sync) or `flush`";
-  return "`flush`";
-}
+std::string FetchModel::synchronisingSteps() const { return rules().synchronisingSteps(); }
 
 unsigned FetchModel::landed(const Observer& o) const {
   return unsigned(std::count(o.visible.begin(), o.visible.end(), true));

@@ -99,14 +99,14 @@ class FetchModel {
   ModelSpec model_;
   When when_;
   std::vector<unsigned> lines_;
-  std::vector<std::vector<unsigned>> floors_;  // Arm, x86: [time][word] the oldest version a fetch may return
+  std::vector<std::vector<unsigned>> floors_;  // FetchRules::floors: [time][word] the oldest version a fetch may return
 
-  bool arm() const { return model_.fetch == FetchKind::Arm; }
-  bool x86() const { return model_.fetch == FetchKind::X86; }
+  // The spec's fetch model (checker/fetch/): the rules this observer applies.
+  const FetchRules& rules() const { return *model_.fetch; }
   // Need a fetch of a word see a version at least as new as the last one
   // the same pass saw? Not under Arm with DIC = 0, nor on x86 (Intel SDM
   // Vol. 3 8.1.3: without serialisation any mix of old and new bytes).
-  bool coherentFetch() const { return arm() ? model_.cacheType == CacheType::Dic1Idc1 : !x86(); }
+  bool coherentFetch() const { return rules().coherent(model_); }
 
   unsigned lineOf(unsigned word) const { return word < lines_.size() ? lines_[word] : 1000 + word; }
   Observer atTime(unsigned time, unsigned limit) const;

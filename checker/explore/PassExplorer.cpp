@@ -1588,7 +1588,7 @@ class Explorer final : public Executor<Node>::Client {
   bool scheduleAllowed(const Node& n, const z3::model& m, size_t upto) const {
     const ModelSpec& model = s_.site->spec().model;
     std::vector<unsigned> lines;
-    if (model.fetch == FetchKind::Stale)
+    if (model.fetch->lineGrained())
       lines = s_.site->layout().cacheLines(u64(m.eval(s_.site->symbol(s_.site->spec().function), true)),
                                            model.lineBytes);
     FetchModel fm = s_.fetch->withLines(lines);

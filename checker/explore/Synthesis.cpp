@@ -29,21 +29,22 @@ struct Gap {
   std::vector<StepSpec::Kind> kinds;
   unsigned weight;
 };
-const std::vector<Gap>& gaps(FetchKind fetch) {
+// A model that does not take `sync` (x86) has the gaps without it.
+const std::vector<Gap>& gaps(const FetchRules& fetch) {
   using K = StepSpec::Kind;
   static const std::vector<Gap> g = {
       {{}, 0}, {{K::Sync}, 1}, {{K::Flush}, 2}, {{K::Sync, K::Wait}, 5}, {{K::Flush, K::Wait}, 6}};
-  static const std::vector<Gap> x86 = {{{}, 0}, {{K::Flush}, 2}, {{K::Flush, K::Wait}, 6}};
-  return fetch == FetchKind::X86 ? x86 : g;
+  static const std::vector<Gap> noSync = {{{}, 0}, {{K::Flush}, 2}, {{K::Flush, K::Wait}, 6}};
+  return fetch.takesStep("sync") ? g : noSync;
 }
 constexpr unsigned kFlushWeight = 2;
 
-StepSpec barrier(StepSpec::Kind k, const SourceLocation& where, FetchKind fetch) {
+StepSpec barrier(StepSpec::Kind k, const SourceLocation& where, const FetchRules& fetch) {
   StepSpec s;
   s.kind = k;
   s.where = where;
   s.text = k == StepSpec::Kind::Sync    ? "sync"
-           : k == StepSpec::Kind::Flush ? (fetch == FetchKind::X86 ? "sync_core" : "flush")
+           : k == StepSpec::Kind::Flush ? std::string(fetch.fullBarrier())
                                         : "wait";
   return s;
 }
@@ -196,7 +197,7 @@ class Search {
       // it with a flush (x86: sync_core), which publishes and
       // synchronises under every model.
       if (!published(n.steps)) {
-        n.steps.push_back(barrier(StepSpec::Kind::Flush, base_.where, spec_.model.fetch));
+        n.steps.push_back(barrier(StepSpec::Kind::Flush, base_.where, *spec_.model.fetch));
         n.barriers++;
         n.weight += kFlushWeight;
       }
@@ -234,7 +235,7 @@ class Search {
   // fetch in any order and any subset (Intel SDM Vol. 3 8.1.3): the order
   // inside a group changes nothing, so each group is tried in address order
   // only.
-  bool unorderedGroups() const { return spec_.model.fetch == FetchKind::X86; }
+  bool unorderedGroups() const { return spec_.model.fetch->unorderedWithinGroup(); }
 
   void expand(const Node& n) {
     bool first = n.writes == 0;
@@ -250,11 +251,11 @@ class Search {
         options.push_back({kFinal, nullptr});
       }
       for (const auto& [state, interim] : options)
-        for (const Gap& g : gaps(spec_.model.fetch)) {
+        for (const Gap& g : gaps(*spec_.model.fetch)) {
           if (first && !g.kinds.empty()) break;  // nothing to order before the first write
           if (unorderedGroups() && g.kinds.empty() && groupLast && i <= *groupLast) continue;
           Node c = n;
-          for (StepSpec::Kind k : g.kinds) c.steps.push_back(barrier(k, base_.where, spec_.model.fetch));
+          for (StepSpec::Kind k : g.kinds) c.steps.push_back(barrier(k, base_.where, *spec_.model.fetch));
           c.barriers += unsigned(g.kinds.size());
           c.weight += g.weight;
           c.steps.push_back(write(i, interim));

@@ -84,7 +84,7 @@ nlohmann::json certificateInputs(const Spec& spec, unsigned timeoutMs) {
   // build certified (Baseline.cpp); the commit is for the reader.
   c["checker"] = buildIdentity();
   c["checker"]["commit"] = buildInfo().commit;
-  c["model"] = {{"fetch", std::string(name(spec.model.fetch))},
+  c["model"] = {{"fetch", std::string(spec.model.fetch->name())},
                 {"line_bytes", spec.model.lineBytes},
                 {"preemption", spec.model.preemption ? "full" : "none"},
                 {"delay_slot_interrupts", spec.model.delaySlotInterrupts},

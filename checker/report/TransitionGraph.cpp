@@ -195,7 +195,7 @@ std::variant<TransitionPicture, Diagnostics> transitionPicture(const SiteInstanc
     seenEdges.insert({a, b});
     pendingBarriers.clear();
   }
-  if (spec.model.fetch != FetchKind::Sc && !pic.boot) {
+  if (!spec.model.fetch->inOrder() && !pic.boot) {
     // Within a barrier group, writes may become visible in any order.
     std::map<unsigned, std::vector<const Write*>> groups;
     for (const Write& w : tl.writes) groups[w.syncGroup].push_back(&w);

@@ -12,6 +12,7 @@
 #include <variant>
 #include <vector>
 
+#include "checker/spec/FetchRules.h"
 #include "encoder/Diagnostic.h"
 #include "encoder/KernelVersion.h"
 #include "encoder/Target.h"
@@ -118,21 +119,12 @@ struct StepSpec {
   std::string verb() const;
 };
 
-// Whether an ISA whose architected fetch model is `fetch` (none, "arm",
-// "x86") has the step verb: arm64's cache maintenance, x86's sync_core.
-bool stepVerbOf(std::string_view verb, std::optional<std::string_view> fetch);
-
 enum class When { Live, StopMachine, Boot };
 // What a transition promises once its steps are done (docs/model.md
 // "Publication"): every CPU eventually fetches `to`; or, Synchronised,
 // every CPU has also passed a context synchronisation after that, before
 // the sequence returns (an IPI, kick_all_cpus_sync).
 enum class Publish { Eventually, Synchronised };
-enum class FetchKind { Sc, Weak, Stale, Arm, X86 };
-// The name a spec's [model] fetch gives it ("sc", "weak", "stale", "arm",
-// "x86"), and back.
-std::string_view name(FetchKind);
-std::optional<FetchKind> fetchKindNamed(std::string_view);
 
 struct TransitionSpec {
   std::string from, to;
@@ -162,7 +154,9 @@ std::string_view name(CacheType);
 std::optional<CacheType> cacheTypeNamed(std::string_view);
 
 struct ModelSpec {
-  FetchKind fetch = FetchKind::Weak;  // the ISA's own model when it has one (IsaPlugin::architectedFetch)
+  // [model] fetch (checker/spec/FetchRegistry.h); without it the ISA's
+  // default (IsaPlugin::defaultFetchModel). Set by the loader.
+  const FetchRules* fetch = nullptr;
   CacheType cacheType = CacheType::Dic0Idc0;  // fetch = "arm" only
   unsigned lineBytes = 32;
   bool preemption = true;             // preemption = "full"

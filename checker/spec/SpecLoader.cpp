@@ -13,6 +13,7 @@
 
 #include <toml++/toml.h>
 
+#include "checker/spec/FetchRegistry.h"
 #include "checker/spec/Regions.h"
 #include "checker/spec/Spec.h"
 #include "checker/spec/SpecTarget.h"
@@ -112,9 +113,16 @@ const NameTable<EffectKind> kEffects = [] {
   return t;
 }();
 const NameTable<Expect> kExpects{{"safe", Expect::Safe}, {"unsafe", Expect::Unsafe}};
-const NameTable<FetchKind> kFetchKinds{
-    {"sc", FetchKind::Sc}, {"weak", FetchKind::Weak}, {"stale", FetchKind::Stale}, {"arm", FetchKind::Arm},
-    {"x86", FetchKind::X86}};
+// Every fetch model of the build (checker/fetch/), as errors list them;
+// made on first use, since listing asks the ISA plug-ins.
+const NameTable<const FetchRules*>& fetchModelTable() {
+  static const NameTable<const FetchRules*> t = [] {
+    NameTable<const FetchRules*> out;
+    for (const FetchRules* m : fetchModelsListed()) out.push_back({std::string(m->name()), m});
+    return out;
+  }();
+  return t;
+}
 const NameTable<ModelSpec::Breakpoint> kBreakpoints{{"emulate", ModelSpec::Breakpoint::Emulate},
                                                     {"skip", ModelSpec::Breakpoint::Skip},
                                                     {"none", ModelSpec::Breakpoint::None}};
@@ -141,17 +149,7 @@ const NameTable<StepSpec::Kind> kSteps{{"write", StepSpec::Kind::Write},
 // which verbs take a unit index after it.
 const std::map<std::string, std::vector<std::string>> kStepOptions{
     {"dc", {"cvau"}}, {"ic", {"ivau"}}, {"dsb", {"ish", "sy"}}, {"dmb", {"ish", "ishst", "sy", "st"}}};
-// The step verbs of an ISA by its architected fetch model: arm64's cache
-// maintenance; x86's text_poke_sync (an IPI that serialises every CPU),
-// where `sync` and `flush` order nothing a fetch sees.
 }  // namespace
-
-bool stepVerbOf(std::string_view verb, std::optional<std::string_view> fetch) {
-  if (verb == "write" || verb == "wait") return true;
-  if (fetch == std::optional<std::string_view>("x86")) return verb == "sync_core";
-  if (verb == "sync" || verb == "flush") return true;
-  return fetch == std::optional<std::string_view>("arm") && verb != "sync_core";
-}
 
 std::string StepSpec::verb() const {
   size_t from = text.find_first_not_of(" \t"), to = from;
@@ -330,7 +328,7 @@ class SpecLoader {
     size_t before = errors_.size();
     spec_.target = defaultTarget();  // a spec without [target]
     loadTarget(table(root, "target", "[target]"));
-    if (auto own = spec_.target.isa->architectedFetch()) spec_.model.fetch = *lookup(kFetchKinds, *own);
+    spec_.model.fetch = &defaultFetchModel(*spec_.target.isa);
     const toml::table* site = table(root, "site", "[site]");
     if (site) loadSite(*site);
     else if (!root.get("site")) error(top, "missing [site] (at least `words = N`)");
@@ -741,23 +739,29 @@ class SpecLoader {
              "in [model]");
     ModelSpec& m = spec_.model;
     if (const toml::node* n = t.get("fetch"))
-      if (auto f = choice(*n, "fetch model", kFetchKinds)) {
+      if (auto f = choice(*n, "fetch model", fetchModelTable())) {
         spec_.fetchWhere = at(*n);
-        // An architecture that defines how instruction fetch sees changes
-        // (arm64) is proven in that model only: another would claim
-        // coherence the hardware does not give.
-        auto own = spec_.target.isa->architectedFetch();
-        std::string isa(spec_.target.isa->family());
-        if (own && name(*f) != *own)
-          error(at(*n), isa + " instruction fetch follows its architecture's model: fetch = \"" + std::string(*own) +
-                            "\" (the default), not \"" + std::string(name(*f)) + "\"");
-        else if (!own && (*f == FetchKind::Arm || *f == FetchKind::X86))
-          error(at(*n), "fetch = \"" + std::string(name(*f)) + "\" is the " +
-                            (*f == FetchKind::Arm ? "AArch64" : "x86") + " model; " + isa + " uses sc, weak or stale");
-        else m.fetch = *f;
+        // The ISA names the models its specs may take (an architecture
+        // that defines how instruction fetch sees changes, its own only).
+        const IsaPlugin& isa = *spec_.target.isa;
+        std::string family(isa.family());
+        std::string fetch((*f)->name());
+        if (allowsFetchModel(isa, **f))
+          m.fetch = *f;
+        else if (isa.fetchModels().size() == 1)
+          error(at(*n), family + " instruction fetch follows its architecture's model: fetch = \"" +
+                            std::string(isa.fetchModels().front()) + "\" (the default), not \"" + fetch + "\"");
+        else
+          error(at(*n), "fetch = \"" + fetch + "\" is " + std::string((*f)->description()) + "; " + family + " uses " +
+                            fetchModelsText(isa));
       }
     if (const toml::node* n = t.get("cache_type")) {
-      if (m.fetch != FetchKind::Arm) error(at(*n), "cache_type applies to fetch = \"arm\" only");
+      if (!m.fetch->takesCacheType()) {
+        std::string which;
+        for (const auto& [name, rules] : fetchModelTable())
+          if (rules->takesCacheType()) which += (which.empty() ? "fetch = \"" : " or \"") + name + "\"";
+        error(at(*n), "cache_type applies to " + which + " only");
+      }
       else if (auto c = choice(*n, "cache_type", kCacheTypes)) m.cacheType = *c;
     }
     if (const toml::node* n = t.get("line_bytes"))
@@ -889,20 +893,13 @@ class SpecLoader {
     skipSpace();
     size_t verbAt = i;
     std::string verb = word();
-    auto fetch = spec_.target.isa->architectedFetch();
-    bool arm = fetch == std::optional<std::string_view>("arm");
-    bool x86 = fetch == std::optional<std::string_view>("x86");
-    const std::string usage = arm   ? "steps are: write I, write I = \"insn\", dc cvau I, dsb ish, ic ivau I, "
-                                      "dmb ish (or sync), isb, ipi, flush, wait"
-                              : x86 ? "steps are: write I, write I..J, write I = \"int3\", sync_core, wait"
-                                    : "steps are: write I, write I = \"insn\", sync, flush, wait";
+    // The steps the spec's fetch model takes ([model] is loaded first).
+    const FetchRules& fetch = *spec_.model.fetch;
+    const std::string usage = "steps are: " + std::string(fetch.stepUsage());
     auto kind = lookup(kSteps, verb);
-    if (!kind || !stepVerbOf(verb, fetch)) {
+    if (!kind || !fetch.takesStep(verb)) {
       std::string got = verb.empty() ? text.substr(verbAt) : verb;
-      std::string why = !kind ? "unknown step '" + got + "'" + didYouMean(verb, namesOf(kSteps))
-                        : x86 ? "'" + verb + "' orders nothing an x86 fetch sees (only serialisation does)"
-                        : verb == "sync_core" ? "'sync_core' is an x86 step"
-                                              : "'" + verb + "' is an arm64 step";
+      std::string why = !kind ? "unknown step '" + got + "'" + didYouMean(verb, namesOf(kSteps)) : stepRefusal(fetch, verb);
       error(where(verbAt), why + "; " + usage);
       return std::nullopt;
     }
@@ -1089,14 +1086,6 @@ std::variant<Spec, Diagnostics> loadSpec(const std::string& path) {
   text << in.rdbuf();
   return parseSpec(text.str(), path);
 }
-
-std::string_view name(FetchKind f) {
-  for (const auto& [n, k] : kFetchKinds)
-    if (k == f) return n;
-  return "?";
-}
-
-std::optional<FetchKind> fetchKindNamed(std::string_view n) { return lookup(kFetchKinds, n); }
 
 std::string_view name(CacheType c) {
   for (const auto& [n, k] : kCacheTypes)

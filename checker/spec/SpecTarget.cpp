@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 
+#include "checker/spec/FetchRegistry.h"
 #include "checker/spec/Regions.h"
 #include "encoder/Hex.h"
 #include "encoder/Isa.h"
@@ -104,29 +105,27 @@ Diagnostics checkFits(const Spec& spec, const Target& t) {
                                                             : "[site] words counts instruction words, but " + family +
                                                                   " sites are byte ranges ([site] bytes = N); this "
                                                                   "spec is written for " + written});
-  auto own = t.isa->architectedFetch();
-  std::string fetch(name(spec.model.fetch));
-  if (own && fetch != *own)
-    errors.push_back({here(spec.fetchWhere), "fetch = \"" + fetch + "\"" +
-                                                 (spec.fetchWhere.line ? "" : " (the spec's default)") + ", but " +
-                                                 family + " instruction fetch follows its architecture's model, fetch = \"" +
-                                                 std::string(*own) + "\""});
-  else if (!own && (spec.model.fetch == FetchKind::Arm || spec.model.fetch == FetchKind::X86))
-    errors.push_back({here(spec.fetchWhere), "fetch = \"" + fetch + "\"" +
-                                                 (spec.fetchWhere.line ? "" : " (the spec's default)") + " is the " +
-                                                 (spec.model.fetch == FetchKind::Arm ? "AArch64" : "x86") + " model; " +
-                                                 family + " uses sc, weak or stale"});
+  const FetchRules& fetch = *spec.model.fetch;
+  std::string given = "fetch = \"" + std::string(fetch.name()) + "\"" + (spec.fetchWhere.line ? "" : " (the spec's default)");
+  bool allowed = allowsFetchModel(*t.isa, fetch);
+  if (!allowed && t.isa->fetchModels().size() == 1)
+    errors.push_back({here(spec.fetchWhere), given + ", but " + family +
+                                                 " instruction fetch follows its architecture's model, fetch = \"" +
+                                                 std::string(t.isa->fetchModels().front()) + "\""});
+  else if (!allowed)
+    errors.push_back({here(spec.fetchWhere), given + " is " + std::string(fetch.description()) + "; " + family +
+                                                 " uses " + fetchModelsText(*t.isa)});
   if (spec.breakpointWhere.line && t.isa->patchBreakpoint() != std::optional<std::string_view>("int3"))
     errors.push_back({spec.breakpointWhere, "int3_handler applies to x86 sites (text_poke_bp's breakpoint), not " + family});
+  // The steps of the model the target would run: the spec's, else its ISA's default.
+  const FetchRules& steps = allowed ? fetch : defaultFetchModel(*t.isa);
   for (const TransitionSpec& tr : spec.transitions)
     for (const StepSpec& step : tr.steps) {
       if (step.continuesRange()) continue;
       std::string verb = step.verb();
-      if (stepVerbOf(verb, own)) continue;
-      errors.push_back({step.where, own == std::optional<std::string_view>("x86")
-                                        ? "'" + verb + "' orders nothing an x86 fetch sees (only serialisation does)"
-                                    : verb == "sync_core" ? "'sync_core' is an x86 step, not " + family
-                                                          : "'" + verb + "' is an arm64 step, not " + family});
+      if (steps.takesStep(verb)) continue;
+      std::string own = steps.refusal(verb);
+      errors.push_back({step.where, own.empty() ? stepRefusal(steps, verb) + ", not " + family : own});
     }
   return errors;
 }

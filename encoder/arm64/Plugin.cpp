@@ -96,7 +96,12 @@ class Arm64Isa final : public patchcheck::IsaPlugin {
             {"vmalloc", 0xffff800080000000ull, 0xfffffbffefffffffull}};
   }
 
-  std::optional<std::string_view> architectedFetch() const override { return "arm"; }
+  // The Arm ARM's own model (B2.2.5, B2.4.4): docs/model.md "The Arm fetch model".
+  std::span<const std::string_view> fetchModels() const override {
+    static constexpr std::array<std::string_view, 1> kFetch = {"arm"};
+    return kFetch;
+  }
+  std::string_view defaultFetchModel() const override { return "arm"; }
   std::string_view litmusArchitecture() const override { return "AArch64"; }
   const LitmusDialect* litmus() const override { return &litmusDialect(); }
   // The Arm ARM's list for concurrent modification and execution (CMODX,

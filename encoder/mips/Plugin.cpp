@@ -16,6 +16,7 @@ namespace {
 
 constexpr std::array<std::string_view, 4> kVariants = {"mips32r2", "mips64r2", "mips32r6", "mips64r6"};
 constexpr std::array<std::string_view, 3> kAbis = {"o32", "n32", "n64"};
+constexpr std::array<std::string_view, 3> kFetchModels = {"sc", "weak", "stale"};
 
 class MipsIsa final : public patchcheck::IsaPlugin {
  public:
@@ -26,6 +27,11 @@ class MipsIsa final : public patchcheck::IsaPlugin {
   std::span<const std::string_view> abis() const override { return kAbis; }
   uint8_t defaultAbi(uint8_t variant) const override { return uint8_t(mips::defaultAbi(mips::Isa(variant))); }
   uint8_t defaultVariant() const override { return uint8_t(mips::Isa::Mips64R2); }
+  // The architecture leaves instruction fetch's view of stores to the
+  // implementation (synci, flush_icache_range): the spec picks how weak it
+  // assumes fetch to be (docs/model.md "The writer and what a fetch may see").
+  std::span<const std::string_view> fetchModels() const override { return kFetchModels; }
+  std::string_view defaultFetchModel() const override { return "weak"; }
   unsigned registerBits(uint8_t variant) const override { return Target{mips::Isa(variant), Endian::Big, Abi::O32}.gprBits(); }
   std::optional<std::string> problem(const patchcheck::Target& t) const override {
     if (t.abi >= kAbis.size()) return "the ABI of " + std::string(t.variantName()) + " is one of o32, n32, n64";

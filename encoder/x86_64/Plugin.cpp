@@ -101,7 +101,11 @@ class X86Isa final : public patchcheck::IsaPlugin {
 
   // Intel SDM Vol. 3 8.1.3: fetch sees cross-modified bytes in any mix
   // until the executing CPU serialises (docs/model.md "The x86 fetch model").
-  std::optional<std::string_view> architectedFetch() const override { return "x86"; }
+  std::span<const std::string_view> fetchModels() const override {
+    static constexpr std::array<std::string_view, 1> kFetch = {"x86"};
+    return kFetch;
+  }
+  std::string_view defaultFetchModel() const override { return "x86"; }
   std::optional<std::string_view> patchBreakpoint() const override { return "int3"; }
   // The one byte 0xcc. `int $3` (cd 03) also raises #BP, but the saved ip
   // is past its two bytes: poke_int3_handler looks up ip - 1 (INT3_INSN_SIZE),

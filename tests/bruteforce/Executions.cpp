@@ -13,7 +13,6 @@
 namespace bruteforce {
 namespace {
 
-using patchcheck::FetchKind;
 using patchcheck::hex;
 using patchcheck::When;
 
@@ -66,7 +65,10 @@ class Enumerator {
       if (st.kind == WriterStep::Kind::Write) writes_.push_back(WriteInfo{i, st.word, st.version, group});
       if (st.kind == WriterStep::Kind::Sync || st.kind == WriterStep::Kind::Flush) ++group;
     }
-    stale_ = s.model.fetch == FetchKind::Stale;
+    // The model by name: this enumeration is written from docs/model.md,
+    // not from checker/fetch/.
+    fetch_ = s.model.fetch->name();
+    stale_ = fetch_ == "stale";
     if (stale_) {
       uint64_t bytes = s.model.lineBytes ? s.model.lineBytes : 32;
       uint64_t first = s.placement.function / bytes;
@@ -108,6 +110,7 @@ class Enumerator {
   const Scenario& s_;
   Limits l_;
   std::vector<WriteInfo> writes_;
+  std::string_view fetch_;  // sc, weak or stale (Scenario.cpp refuses the others)
   bool stale_ = false;
   std::vector<unsigned> lineOf_;
   std::vector<PassNode> nodes_;
@@ -277,18 +280,15 @@ class Enumerator {
   }
 
   unsigned view(const World& w, unsigned word) const {
-    switch (s_.model.fetch) {
-      case FetchKind::Sc: {
-        unsigned v = 0;
-        for (const WriteInfo& x : writes_)
-          if (x.word == word && x.step < w.p) v = x.version;
-        return v;
-      }
-      case FetchKind::Weak: return newestIn(w.visible, word);
-      case FetchKind::Stale: return w.lines[word];
-      case FetchKind::Arm: case FetchKind::X86: break;  // refused by the scenario (Scenario.cpp)
+    if (fetch_ == "sc") {
+      unsigned v = 0;
+      for (const WriteInfo& x : writes_)
+        if (x.word == word && x.step < w.p) v = x.version;
+      return v;
     }
-    return 0;
+    if (fetch_ == "weak") return newestIn(w.visible, word);
+    if (fetch_ == "stale") return w.lines[word];
+    return 0;  // arm, x86: refused by the scenario (Scenario.cpp)
   }
 
   bool mayBecomeVisible(const World& w, unsigned i) const {
@@ -348,7 +348,7 @@ class Enumerator {
         }
       }
     }
-    if (s_.model.fetch != FetchKind::Sc)
+    if (fetch_ != "sc")
       for (unsigned i = 0; i < writes_.size(); ++i)
         if (mayBecomeVisible(w, i)) {
           World x = w;

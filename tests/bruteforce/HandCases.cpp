@@ -1,13 +1,16 @@
 #include "tests/bruteforce/HandCases.h"
 
+#include "checker/spec/FetchRegistry.h"
+
 namespace bruteforce {
 
-using patchcheck::FetchKind;
 using patchcheck::Spec;
 using patchcheck::When;
 
 std::vector<HandCase> handCases() {
-  auto fetch = [](FetchKind k) { return [k](Spec& s) { s.model.fetch = k; }; };
+  auto fetch = [](std::string_view k) {
+    return [m = patchcheck::fetchModelNamed(k)](Spec& s) { s.model.fetch = m; };
+  };
   auto align = [](uint64_t a) {
     return [a](Spec& s) {
       for (auto& x : s.symbols)
@@ -37,13 +40,13 @@ std::vector<HandCase> handCases() {
       {shipped + "patchable-entry-livepatch.toml", "no first wait", drop("disabled->livepatch", 2),
        "disabled->livepatch", true},
       {"sc-vs-weak.toml", "", nullptr, "off->on", false},
-      {"sc-vs-weak.toml", "fetch = weak", fetch(FetchKind::Weak), "off->on", true},
+      {"sc-vs-weak.toml", "fetch = weak", fetch("weak"), "off->on", true},
       {"flush-stale.toml", "", nullptr, "off->on_none", true},
       {"flush-stale.toml", "", nullptr, "off->on_sync", true},
       {"flush-stale.toml", "", nullptr, "off->on_flush", false},
-      {"flush-stale.toml", "fetch = weak", fetch(FetchKind::Weak), "off->on_none", true},
-      {"flush-stale.toml", "fetch = weak", fetch(FetchKind::Weak), "off->on_sync", false},
-      {"flush-stale.toml", "fetch = weak", fetch(FetchKind::Weak), "off->on_flush", false},
+      {"flush-stale.toml", "fetch = weak", fetch("weak"), "off->on_none", true},
+      {"flush-stale.toml", "fetch = weak", fetch("weak"), "off->on_sync", false},
+      {"flush-stale.toml", "fetch = weak", fetch("weak"), "off->on_flush", false},
       {"delay-slot-interrupt.toml", "", nullptr, "a->b", true},
       {"delay-slot-interrupt.toml", "", nullptr, "state a", false},
       {"delay-slot-interrupt.toml", "", nullptr, "state b", false},

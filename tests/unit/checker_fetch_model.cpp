@@ -18,6 +18,7 @@
 
 #include "checker/explore/FetchModel.h"
 #include "checker/explore/Timeline.h"
+#include "checker/spec/FetchRegistry.h"
 
 using namespace patchcheck;
 
@@ -47,9 +48,10 @@ TransitionSpec steps(std::initializer_list<const char*> list) {
   return t;
 }
 
-ModelSpec model(FetchKind f, bool preemption = true) {
+ModelSpec model(std::string_view f, bool preemption = true) {
   ModelSpec m;
-  m.fetch = f;
+  m.fetch = fetchModelNamed(f);
+  REQUIRE(m.fetch);
   m.preemption = preemption;
   return m;
 }
@@ -127,7 +129,7 @@ TEST_CASE("sc: seeing a later write means every earlier one is seen", "[checker_
   // write 0, write 1, no barrier. Under sc a pass that saw the new word 1
   // fetched it after both writes, so a later fetch of word 0 is new too.
   Timeline tl = Timeline::of(steps({"w0", "w1"}), 2);
-  FetchModel fm(tl, model(FetchKind::Sc), When::Live);
+  FetchModel fm(tl, model("sc"), When::Live);
   REQUIRE(fm.starts().size() == 1);
   CHECK(fm.starts()[0].time == 0);
   CHECK(someStartSees(fm, {{1, 1}, {0, 1}}));
@@ -141,7 +143,7 @@ TEST_CASE("sc: seeing a later write means every earlier one is seen", "[checker_
 
 TEST_CASE("weak: writes between two barriers become visible in any order", "[checker_fetch_model]") {
   Timeline tl = Timeline::of(steps({"w0", "w1"}), 2);
-  FetchModel fm(tl, model(FetchKind::Weak), When::Live);
+  FetchModel fm(tl, model("weak"), When::Live);
   CHECK(someStartSees(fm, {{1, 1}, {0, 0}}));
   CHECK(someStartSees(fm, {{0, 1}, {1, 0}}));
   Observer o = fm.starts()[0];
@@ -157,7 +159,7 @@ TEST_CASE("weak: writes between two barriers become visible in any order", "[che
 
 TEST_CASE("weak: a sync orders the writes before it before those after it", "[checker_fetch_model]") {
   Timeline tl = Timeline::of(steps({"w0", "s", "w1"}), 2);
-  FetchModel fm(tl, model(FetchKind::Weak), When::Live);
+  FetchModel fm(tl, model("weak"), When::Live);
   CHECK_FALSE(someStartSees(fm, {{1, 1}, {0, 0}}));
   CHECK(someStartSees(fm, {{1, 1}, {0, 1}}));
   // Fetched before it became visible: the order of the fetches matters.
@@ -168,10 +170,10 @@ TEST_CASE("weak: a sync orders the writes before it before those after it", "[ch
 
 TEST_CASE("stale: a sync does not order instruction fetch, a flush does", "[checker_fetch_model]") {
   Timeline synced = Timeline::of(steps({"w0", "s", "w1"}), 2);
-  FetchModel stale(synced, model(FetchKind::Stale, false), When::Live);
+  FetchModel stale(synced, model("stale", false), When::Live);
   CHECK(someStartSees(stale, {{1, 1}, {0, 0}}));
   Timeline flushed = Timeline::of(steps({"w0", "f", "w1"}), 2);
-  FetchModel staleFlushed(flushed, model(FetchKind::Stale, false), When::Live);
+  FetchModel staleFlushed(flushed, model("stale", false), When::Live);
   CHECK_FALSE(someStartSees(staleFlushed, {{1, 1}, {0, 0}}));
   CHECK_FALSE(staleFlushed.interruptsAnywhere());  // preemption none: no migration
 }
@@ -181,20 +183,20 @@ TEST_CASE("stale: a refill orders the writes within one I-cache line, not across
   // line from memory, where the sync put w0 first, so word 0 is new too.
   // Two lines: word 0's line may still be the old one.
   Timeline tl = Timeline::of(steps({"w0", "s", "w1"}), 2);
-  FetchModel oneLine(tl, model(FetchKind::Stale, false), When::Live, {0, 0});
+  FetchModel oneLine(tl, model("stale", false), When::Live, {0, 0});
   CHECK_FALSE(someStartSees(oneLine, {{1, 1}, {0, 0}}));
   CHECK(someStartSees(oneLine, {{1, 1}, {0, 1}}));
-  FetchModel twoLines(tl, model(FetchKind::Stale, false), When::Live, {0, 1});
+  FetchModel twoLines(tl, model("stale", false), When::Live, {0, 1});
   CHECK(someStartSees(twoLines, {{1, 1}, {0, 0}}));
   // The same with the lines the other way round: word 0 in the second line.
-  FetchModel swapped(tl, model(FetchKind::Stale, false), When::Live, {1, 0});
+  FetchModel swapped(tl, model("stale", false), When::Live, {1, 0});
   CHECK(someStartSees(swapped, {{1, 1}, {0, 0}}));
 }
 
 TEST_CASE("weak: once new, a word is never old again within a pass", "[checker_fetch_model]") {
   // Word 0 written twice (versions 1 and 2), no barrier.
   Timeline tl = Timeline::of(steps({"w0", "w0"}), 1);
-  FetchModel fm(tl, model(FetchKind::Weak), When::Live);
+  FetchModel fm(tl, model("weak"), When::Live);
   CHECK(someStartSees(fm, {{0, 0}, {0, 1}, {0, 2}}));
   CHECK(someStartSees(fm, {{0, 0}, {0, 2}}));
   CHECK_FALSE(someStartSees(fm, {{0, 1}, {0, 0}}));
@@ -202,7 +204,7 @@ TEST_CASE("weak: once new, a word is never old again within a pass", "[checker_f
   CHECK_FALSE(someStartSees(fm, {{0, 2}, {0, 0}}));
   // A word never written (word 1 of a 2-word site) has only version 0.
   Timeline wide = Timeline::of(steps({"w0", "w0"}), 2);
-  FetchModel fw(wide, model(FetchKind::Weak), When::Live);
+  FetchModel fw(wide, model("weak"), When::Live);
   CHECK(fw.observe(fw.starts()[0], 1, 0));
   CHECK_FALSE(fw.observe(fw.starts()[0], 1, 1));
 }
@@ -212,7 +214,7 @@ TEST_CASE("weak: a flush makes the writes before it visible to every later fetch
   // past the flush, so word 0 is new from then on, even under weak with the
   // flush taken only as a barrier.
   Timeline tl = Timeline::of(steps({"w0", "f", "w1"}), 2);
-  FetchModel fm(tl, model(FetchKind::Weak), When::Live);
+  FetchModel fm(tl, model("weak"), When::Live);
   CHECK_FALSE(someStartSees(fm, {{1, 1}, {0, 0}}));
   Observer o = fm.starts()[0];
   auto n = fm.observe(o, 1, 1);
@@ -221,7 +223,7 @@ TEST_CASE("weak: a flush makes the writes before it visible to every later fetch
   CHECK(n->visible == std::vector<bool>{true, true});
   // Never written word 2 of a 3-word site stays version 0 whatever the time.
   Timeline wide = Timeline::of(steps({"w0", "f", "w1"}), 3);
-  FetchModel fw(wide, model(FetchKind::Weak), When::Live);
+  FetchModel fw(wide, model("weak"), When::Live);
   auto m = fw.observe(fw.starts()[0], 1, 1);
   REQUIRE(m);
   CHECK(fw.observe(*m, 2, 0));
@@ -230,7 +232,7 @@ TEST_CASE("weak: a flush makes the writes before it visible to every later fetch
 TEST_CASE("wait: a pass that began before it has left before the writes after it", "[checker_fetch_model]") {
   // 0=write 0, 1=flush, 2=wait, 3=write 1, 4=flush
   Timeline tl = Timeline::of(steps({"w0", "f", "W", "w1", "f"}), 2);
-  FetchModel fm(tl, model(FetchKind::Weak), When::Live);
+  FetchModel fm(tl, model("weak"), When::Live);
   auto starts = fm.starts();
   REQUIRE(starts.size() == 2);
   // Before the wait: the writer may not pass step 2 while the pass runs.
@@ -248,7 +250,7 @@ TEST_CASE("wait: a pass that began before it has left before the writes after it
   CHECK(fm.observe(starts[1], 1, 0));
   // Without the flush before the wait the write may still be invisible.
   Timeline noFlush = Timeline::of(steps({"w0", "W", "w1", "f"}), 2);
-  FetchModel fn(noFlush, model(FetchKind::Weak), When::Live);
+  FetchModel fn(noFlush, model("weak"), When::Live);
   REQUIRE(fn.starts().size() == 2);
   CHECK(fn.observe(fn.starts()[1], 0, 0));
 }
@@ -256,7 +258,7 @@ TEST_CASE("wait: a pass that began before it has left before the writes after it
 TEST_CASE("stop_machine: a pass sees all old or all new; preemption moves it to the end",
           "[checker_fetch_model]") {
   Timeline tl = Timeline::of(steps({"w0", "w1", "f"}), 2);
-  FetchModel full(tl, model(FetchKind::Weak, true), When::StopMachine);
+  FetchModel full(tl, model("weak", true), When::StopMachine);
   auto starts = full.starts();
   REQUIRE(starts.size() == 2);
   CHECK(starts[0].time == 0);
@@ -272,14 +274,14 @@ TEST_CASE("stop_machine: a pass sees all old or all new; preemption moves it to 
   CHECK(resumed->time == 3);
   CHECK(sees(full, *resumed, {{1, 1}}));
   CHECK_FALSE(full.interrupt(starts[1]));  // already after: nothing changes
-  FetchModel none(tl, model(FetchKind::Weak, false), When::StopMachine);
+  FetchModel none(tl, model("weak", false), When::StopMachine);
   CHECK_FALSE(none.interruptsAnywhere());
   CHECK_FALSE(none.interrupt(none.starts()[0]));
 }
 
 TEST_CASE("boot: only the final state is ever fetched", "[checker_fetch_model]") {
   Timeline tl = Timeline::of(steps({"w1", "w0", "f"}), 2);
-  FetchModel fm(tl, model(FetchKind::Weak), When::Boot);
+  FetchModel fm(tl, model("weak"), When::Boot);
   REQUIRE(fm.starts().size() == 1);
   CHECK(sees(fm, fm.starts()[0], {{0, 1}, {1, 1}}));
   CHECK_FALSE(sees(fm, fm.starts()[0], {{0, 0}}));
@@ -289,7 +291,7 @@ TEST_CASE("stale with preemption: a migrated pass may see older lines again", "[
   // 0=write 0, 1=write 1, 2=flush. Before the flush nothing is forced: after
   // a preemption the task may run where word 1 is still old.
   Timeline tl = Timeline::of(steps({"w0", "w1", "f"}), 2);
-  FetchModel fm(tl, model(FetchKind::Stale, true), When::Live);
+  FetchModel fm(tl, model("stale", true), When::Live);
   CHECK(fm.interruptsAnywhere());
   auto n = fm.observe(fm.starts()[0], 1, 1);
   REQUIRE(n);
@@ -299,7 +301,7 @@ TEST_CASE("stale with preemption: a migrated pass may see older lines again", "[
   CHECK(fm.observe(*moved, 1, 0));
   // After the flush the writes are forced everywhere: migration changes nothing.
   Timeline flushed = Timeline::of(steps({"w0", "f", "w1", "f"}), 2);
-  FetchModel ff(flushed, model(FetchKind::Stale, true), When::Live);
+  FetchModel ff(flushed, model("stale", true), When::Live);
   auto seen = ff.observe(ff.starts()[0], 1, 1);  // time 3: past the first flush
   REQUIRE(seen);
   auto m2 = ff.interrupt(*seen);
@@ -308,7 +310,7 @@ TEST_CASE("stale with preemption: a migrated pass may see older lines again", "[
   REQUIRE(m2);
   CHECK(ff.observe(*m2, 1, 0));
   // The same under weak: no migration effect at all.
-  FetchModel weak(tl, model(FetchKind::Weak, true), When::Live);
+  FetchModel weak(tl, model("weak", true), When::Live);
   CHECK_FALSE(weak.interruptsAnywhere());
 }
 
@@ -328,22 +330,22 @@ bool publishes(std::initializer_list<const char*> list, const ModelSpec& m, Publ
 }
 ModelSpec arm(CacheType c) {
   ModelSpec m;
-  m.fetch = FetchKind::Arm;
+  m.fetch = fetchModelNamed("arm");
   m.cacheType = c;
   return m;
 }
 }  // namespace
 
 TEST_CASE("publication under sc: a write is published once done", "[checker_fetch_model]") {
-  CHECK(publishedFrom({"w1"}, model(FetchKind::Sc)) == 1);
-  CHECK(publishedFrom({"w2", "s", "w1"}, model(FetchKind::Sc)) == 3);
+  CHECK(publishedFrom({"w1"}, model("sc")) == 1);
+  CHECK(publishedFrom({"w2", "s", "w1"}, model("sc")) == 3);
   // synchronised needs a flush after the last write, not before it
-  CHECK_FALSE(publishes({"f", "w1"}, model(FetchKind::Sc), Publish::Synchronised));
-  CHECK(publishes({"w1", "f"}, model(FetchKind::Sc), Publish::Synchronised));
+  CHECK_FALSE(publishes({"f", "w1"}, model("sc"), Publish::Synchronised));
+  CHECK(publishes({"w1", "f"}, model("sc"), Publish::Synchronised));
 }
 
 TEST_CASE("publication under weak and stale: a flush after each word's last write", "[checker_fetch_model]") {
-  for (FetchKind f : {FetchKind::Weak, FetchKind::Stale}) {
+  for (const char* f : {"weak", "stale"}) {
     CHECK(publishedFrom({"w1"}, model(f)) == 2);  // never (stepCount + 1)
     CHECK(publishedFrom({"w1", "s"}, model(f)) == 3);  // a sync publishes nothing
     CHECK(publishedFrom({"w1", "f"}, model(f)) == 2);
@@ -384,7 +386,7 @@ TEST_CASE("publication under the Arm model: each word's floor at the end is its 
 }
 
 TEST_CASE("publication under x86: a sync_core after each byte's last write", "[checker_fetch_model]") {
-  ModelSpec m = model(FetchKind::X86);
+  ModelSpec m = model("x86");
   CHECK(publishedFrom({"w0", "w1"}, m) == 3);  // never
   CHECK(publishedFrom({"w0", "f", "w1", "f", "w2"}, m) == 6);
   CHECK(publishedFrom({"w0", "f", "w1", "f", "w2", "f"}, m) == 6);

@@ -5,6 +5,7 @@
 // single write moves sp (a fault by the spec format's behaviours).
 #include <catch2/catch.hpp>
 
+#include "checker/spec/FetchRegistry.h"
 #include "checker/explore/Synthesis.h"
 #include "checker/spec/Spec.h"
 
@@ -74,7 +75,7 @@ TEST_CASE("synth derives the live-patching order with its flushes and waits", "[
 // final flush; under weak a flush must follow the last write.
 TEST_CASE("synth ends an order with a flush only when publication needs it", "[output_synth]") {
   Spec spec = load(std::string(PATCHCHECK_TEST_DATA) + "/specs/model/sc-vs-weak.toml");
-  REQUIRE(spec.model.fetch == FetchKind::Sc);
+  REQUIRE(spec.model.fetch->name() == "sc");
   {
     z3::context ctx;
     SynthResult r = synth(spec, ctx, "off->on");
@@ -90,7 +91,7 @@ TEST_CASE("synth ends an order with a flush only when publication needs it", "[o
     CHECK(stepsText(r.orders.front().steps) == "write 2, write 1, flush");  // the flush's IPIs
     CHECK(r.orders.front().proof.verdict == Verdict::Safe);
   }
-  spec.model.fetch = FetchKind::Weak;
+  spec.model.fetch = fetchModelNamed("weak");
   spec.transitions.front().publish = Publish::Eventually;
   {
     z3::context ctx;

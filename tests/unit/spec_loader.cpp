@@ -5,10 +5,13 @@
 
 #include <filesystem>
 #include <fstream>
+#include <set>
 
+#include "checker/spec/FetchRegistry.h"
 #include "checker/spec/Regions.h"
 #include "checker/spec/Spec.h"
 #include "checker/spec/SpecTarget.h"
+#include "encoder/IsaRegistry.h"
 
 using namespace patchcheck;
 namespace fs = std::filesystem;
@@ -111,7 +114,7 @@ TEST_CASE("the spec-format example loads as written", "[spec_loader]") {
   CHECK(noregs.alternatives[0].with[0].where.line == 39);
   CHECK(noregs.alternatives[0].with[0].where.column == 42);
 
-  CHECK(s.model.fetch == FetchKind::Stale);
+  CHECK(s.model.fetch->name() == "stale");
   CHECK(s.model.lineBytes == 64);
   CHECK_FALSE(s.model.preemption);
   CHECK_FALSE(s.model.delaySlotInterrupts);
@@ -257,7 +260,7 @@ TEST_CASE("defaults: a minimal spec", "[spec_loader]") {
   CHECK(s.target.abiName() == "n64");
   REQUIRE(s.symbol("F"));  // F is symbolic in kernel-text unless declared
   CHECK(s.symbol("F")->region == "kernel-text");
-  CHECK(s.model.fetch == FetchKind::Weak);
+  CHECK(s.model.fetch->name() == "weak");
   CHECK(s.model.lineBytes == 32);
   CHECK(s.model.preemption);
   CHECK(s.model.delaySlotInterrupts);
@@ -309,4 +312,27 @@ TEST_CASE("[model] unpredictable = fault | hardware", "[spec_loader]") {
   auto hardware = parseSpec(base + "[model]\nunpredictable = \"hardware\"\n", "t.toml");
   REQUIRE(std::holds_alternative<Spec>(hardware));
   CHECK(std::get<Spec>(hardware).model.unpredictableAsHardware);
+}
+
+TEST_CASE("every ISA names fetch models the build has, its default among them", "[spec_loader]") {
+  std::set<std::string_view> names;
+  for (const FetchRules* m : fetchModels()) CHECK(names.insert(m->name()).second);  // one file per name
+  for (const IsaPlugin* isa : isas()) {
+    INFO(isa->family());
+    REQUIRE_FALSE(isa->fetchModels().empty());
+    for (std::string_view n : isa->fetchModels()) CHECK(fetchModelNamed(n) != nullptr);
+    CHECK(allowsFetchModel(*isa, defaultFetchModel(*isa)));
+  }
+}
+
+TEST_CASE("fetch models are listed as the plug-ins name them, the default target's ISA first", "[spec_loader]") {
+  // The order errors list them in ("expected one of: ...") and synth --fetch offers.
+  std::vector<std::string> listed;
+  for (const FetchRules* m : fetchModelsListed()) listed.emplace_back(m->name());
+  CHECK(listed == std::vector<std::string>{"sc", "weak", "stale", "arm", "x86"});
+  CHECK(choosableFetchModelNames() == std::vector<std::string>{"sc", "weak", "stale"});
+  CHECK(fetchModelsText(*targetNamed("mips64r2")->isa) == "sc, weak or stale");
+  CHECK(&defaultFetchModel(*targetNamed("mips64r2")->isa) == fetchModelNamed("weak"));
+  CHECK(&defaultFetchModel(*targetNamed("arm64")->isa) == fetchModelNamed("arm"));
+  CHECK(&defaultFetchModel(*targetNamed("x86_64")->isa) == fetchModelNamed("x86"));
 }
