@@ -6,6 +6,8 @@
 // instruction's length; (c) with the number of sites in one
 // text_poke_bp_batch. Each figure is one check of one transition, the
 // specs generated (bench/X86Sites.h) and parsed as files are.
+#include <sys/resource.h>
+
 #include <chrono>
 #include <cstdio>
 #include <functional>
@@ -97,7 +99,7 @@ class Notes {
 
 void oneSite() {
   std::printf("(a) one 5-byte site: nop5 (x86_nops[5]) -> call T\n");
-  X86Site site{{{x86Nop(5), "call T", 5}}, {"T"}, "untraced", "call T", ""};
+  X86Site site{{{x86Nop(5), "call T", 5}}, {"T"}, "untraced", "call T", "", {}};
   std::string text = specText(site, {textPokeBp(site), plainWrite(site)});
   std::printf("  %-34s %-10s %8s %8s %7s %10s %8s\n", "steps", "verdict", "cpu s", "wall s", "paths", "executions",
               "queries");
@@ -182,7 +184,7 @@ void lengths() {
     for (unsigned length = 1; length <= 15; ++length) {
       std::string to = instruction(length);
       if (to.empty()) continue;
-      X86Site site{{{x86Nop(length), to, length}}, {}, "untraced", "untraced", ""};
+      X86Site site{{{x86Nop(length), to, length}}, {}, "untraced", "untraced", "", {}};
       site.body = prologue();
       if (symbolic) site.symbols = {"T"}, site.toBehaviour = to == "call T" ? "call T" : "untraced";
       // Linux's int3 handler emulates only call/jmp/jcc, ret and two nops
@@ -224,20 +226,25 @@ void batch() {
   std::printf("\n(c) N sites in one text_poke_bp_batch: N x (nop5 -> jmp G), back to back in one 5N-byte region\n"
               "    (a pass enters at F only and runs through the sites before it; a call is left out: its return\n"
               "    address would have to be the region's end)\n");
-  std::printf("  %3s  %-10s %8s %8s %7s %10s %8s\n", "N", "verdict", "cpu s", "wall s", "paths", "executions",
-              "queries");
+  std::printf("  %4s  %-10s %8s %8s %7s %10s %8s %9s\n", "N", "verdict", "cpu s", "wall s", "paths", "executions",
+              "queries", "peak MiB");
   Notes notes;
   double spent = 0;
-  for (unsigned n : {1u, 2u, 3u, 4u, 6u, 8u, 12u, 16u, 24u, 32u}) {
+  // 819 sites fill the largest site a spec may declare (4096 bytes).
+  for (unsigned n : {1u, 2u, 4u, 8u, 16u, 32u, 64u, 128u, 256u, 512u, 819u}) {
     if (spent >= kBatchSeconds) {
       std::printf("  N = %u and more not run: the series has spent %.0f s (cap %.0f s)\n", n, spent, kBatchSeconds);
       break;
     }
-    X86Site site{std::vector<X86Change>(n, X86Change{x86Nop(5), "jmp G", 5}), {"G"}, "untraced", "enter G", ""};
+    X86Site site{std::vector<X86Change>(n, X86Change{x86Nop(5), "jmp G", 5}), {"G"}, "untraced", "enter G", "", {}};
     Run r = check(specText(site, {textPokeBp(site)}), "x86 (c) N=" + std::to_string(n), 0);
     spent += r.wall;
-    std::printf("  %3u  %-10s %8.3f %8.3f %7u %10u %8u\n", n, notes.mark(r).c_str(), r.cpu, r.wall, r.counts.paths,
-                r.counts.executions, r.counts.queries);
+    // The process's peak resident size so far (getrusage): it only grows,
+    // so a row's figure bounds that row's own use.
+    rusage u{};
+    getrusage(RUSAGE_SELF, &u);
+    std::printf("  %4u  %-10s %8.3f %8.3f %7u %10u %8u %9.0f\n", n, notes.mark(r).c_str(), r.cpu, r.wall,
+                r.counts.paths, r.counts.executions, r.counts.queries, double(u.ru_maxrss) / 1024);
     if (r.spent()) {
       std::printf("  stopped: N = %u spent the %u s budget\n", n, kBudgetSeconds);
       break;
