@@ -11,11 +11,21 @@
 #include <variant>
 #include <vector>
 
-#include "encoder/x86_64/Expr.h"
+#include "encoder/gnu/Expr.h"
 #include "encoder/x86_64/InstructionTable.h"
 #include "encoder/x86_64/Operands.h"
 
 namespace patchcheck::x86_64 {
+
+using gnu::Expr;  // its origin says whether GNU as leaves a relocation
+using gnu::ExprError;
+using gnu::NameResolver;
+
+// An expression in AT&T syntax: `%` starts a register, never the remainder
+// operator; no relocation operators.
+inline std::variant<Expr, ExprError> parseExpression(std::string_view text, const NameResolver& names) {
+  return gnu::parseExpr(text, names, gnu::Dialect{false, nullptr});
+}
 
 struct Operand {
   OperandSyntax syntax;  // shape and registers
