@@ -54,7 +54,7 @@ class Parser {
   }
 
   // A relocated value takes part in arithmetic only once folded to a number.
-  Expr plain(const Expr& e, size_t at) {
+  Expr plain(Expr e, size_t at) {
     if (e.reloc == 0) return e;
     std::string_view name = dialect_.relocations->name(e.reloc);
     if (!e.isConstant())
@@ -73,7 +73,7 @@ class Parser {
     size_t at = pos_;
     Expr acc = bitwise();
     if (peek() != '+' && peek() != '-') return acc;
-    acc = plain(acc, at);
+    acc = plain(std::move(acc), at);
     while (peek() == '+' || peek() == '-') {
       char op = s_[pos_++];
       size_t rat = pos_;
@@ -107,11 +107,11 @@ class Parser {
     Expr first = multiplicative();
     char c = peek();
     if (!isBitwise(c)) return first;
-    int64_t acc = constant(plain(first, at), at, std::string(1, c));
+    int64_t acc = constant(plain(std::move(first), at), at, std::string_view(&c, 1));
     while (isBitwise(c = peek())) {
       ++pos_;
       size_t rat = pos_;
-      int64_t rhs = constant(plain(multiplicative(), rat), rat, std::string(1, c));
+      int64_t rhs = constant(plain(multiplicative(), rat), rat, std::string_view(&c, 1));
       acc = c == '|' ? (acc | rhs) : c == '&' ? (acc & rhs) : c == '^' ? (acc ^ rhs) : (acc | ~rhs);  // !: or-not
     }
     return Expr::number(acc);
@@ -130,7 +130,7 @@ class Parser {
     size_t at = pos_;
     Expr first = unary();
     if (mulOp().empty()) return first;
-    uint64_t acc = uint64_t(constant(plain(first, at), at, mulOp()));
+    uint64_t acc = uint64_t(constant(plain(std::move(first), at), at, mulOp()));
     for (std::string_view op = mulOp(); !op.empty(); op = mulOp()) {
       pos_ += op.size();
       size_t rat = pos_;
@@ -158,7 +158,7 @@ class Parser {
       ++pos_;
       Expr v = unary();
       if (c == '+') return v;
-      int64_t k = constant(plain(v, at), at, std::string(1, c));
+      int64_t k = constant(plain(std::move(v), at), at, std::string_view(&c, 1));
       return Expr::number(c == '-' ? int64_t(0 - uint64_t(k)) : ~k);
     }
     return primary();
@@ -203,7 +203,7 @@ class Parser {
     Expr e = additive();
     if (peek() != ')') fail("missing ')' after " + name + "(...");
     ++pos_;
-    e = plain(e, inner);
+    e = plain(std::move(e), inner);
     e.reloc = m->id;
     return e;
   }

@@ -21,7 +21,7 @@ std::optional<std::string> Labels::define(std::string_view name, uint64_t positi
 }
 
 std::optional<uint64_t> Labels::named(std::string_view name) const {
-  auto it = named_.find(std::string(name));
+  auto it = named_.find(name);
   if (it == named_.end()) return std::nullopt;
   return it->second;
 }

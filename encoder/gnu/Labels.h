@@ -34,14 +34,20 @@ class Labels {
 
   std::optional<uint64_t> named(std::string_view name) const;
   std::optional<uint64_t> local(unsigned number, bool forward, unsigned event) const;
-  const std::unordered_map<std::string, uint64_t>& all() const { return named_; }
+  // Names lookup by string_view without building a std::string (hot path).
+  struct NameHash {
+    using is_transparent = void;
+    size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+  using Named = std::unordered_map<std::string, uint64_t, NameHash, std::equal_to<>>;
+  const Named& all() const { return named_; }
 
  private:
   struct LocalDef {
     unsigned event;
     uint64_t position;
   };
-  std::unordered_map<std::string, uint64_t> named_;
+  Named named_;
   std::unordered_map<unsigned, std::vector<LocalDef>> locals_;  // by number, in source order
   unsigned event_ = 0;
 };
@@ -64,7 +70,7 @@ class StatementNames final : public NameResolver {
     std::string n(name);
     if (auto it = given_.concrete.find(n); it != given_.concrete.end())
       return Expr{Value::constant(int64_t(it->second)), symbolOrigin_};
-    if (given_.symbolic.count(n)) return Expr{Value{n, 0}, symbolOrigin_};
+    if (given_.symbolic.count(n)) return Expr{Value{std::move(n), 0}, symbolOrigin_};
     return std::nullopt;
   }
   std::optional<Expr> local(unsigned label, bool forward) const override {

@@ -18,7 +18,11 @@ struct Piece {
 // The C locale's isspace, without the locale lookup (hot path).
 constexpr bool isSpace(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
 
-std::string_view trim(std::string_view);
+inline std::string_view trim(std::string_view s) {
+  while (!s.empty() && isSpace(s.front())) s.remove_prefix(1);
+  while (!s.empty() && isSpace(s.back())) s.remove_suffix(1);
+  return s;
+}
 Piece trimmed(Piece);
 std::string lower(std::string_view);
 
@@ -85,9 +89,13 @@ void forEachStatement(std::string_view source, Comments comments, Fn&& statement
   }
 }
 
-bool isNameStart(char c);
-bool isNameChar(char c);
-bool isDigit(char c);
+// Characters of names (GNU as: letters, digits, `_`, `.`, `$`), in the C
+// locale, inline: every statement's first word passes through them.
+constexpr bool isDigit(char c) { return c >= '0' && c <= '9'; }
+constexpr bool isNameStart(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '.' || c == '$';
+}
+constexpr bool isNameChar(char c) { return isNameStart(c) || isDigit(c); }
 
 template <class Fn>
 void takeLabels(Piece& p, bool dollarNames, Fn&& label) {
