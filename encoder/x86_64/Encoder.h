@@ -3,7 +3,7 @@
 // operands become a Zydis encoder request and Zydis picks the encoding.
 // Where GNU as picks another of the equivalent encodings, the bytes are
 // adjusted here, each adjustment naming the choice it copies (checked by
-// oracle.x86_gnu_as_diff). A field whose value depends on an address gets
+// oracle.gnu_as_diff). A field whose value depends on an address gets
 // its full width, as GNU as leaves a relocation there; a field that depends
 // on a symbolic address stays zero and is described by a Field.
 #include <optional>
