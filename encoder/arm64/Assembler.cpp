@@ -7,20 +7,16 @@
 #include "encoder/Hex.h"
 #include "encoder/arm64/OperandEncoder.h"
 #include "encoder/arm64/Operands.h"
+#include "encoder/gnu/Directives.h"
+#include "encoder/gnu/Labels.h"
 
 namespace patchcheck::arm64 {
 namespace {
 
-constexpr bool isSpace(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
+using gnu::trim;
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && isSpace(s.front())) s.remove_prefix(1);
-  while (!s.empty() && isSpace(s.back())) s.remove_suffix(1);
-  return s;
-}
-
-bool isIdentStart(char c) { return std::isalpha((unsigned char)c) || c == '_' || c == '.' || c == '$'; }
-bool isIdentChar(char c) { return std::isalnum((unsigned char)c) || c == '_' || c == '.' || c == '$'; }
+// Operands split at the commas outside [...] and (...).
+std::vector<Piece> splitOperands(Piece p) { return gnu::splitOperands<std::vector<Piece>>(p, true); }
 
 // The rows of each mnemonic, in table order, built once.
 const std::vector<const InstrDesc*>* rowsNamed(std::string_view mnemonic) {
@@ -31,27 +27,6 @@ const std::vector<const InstrDesc*>* rowsNamed(std::string_view mnemonic) {
   }();
   auto it = index.find(mnemonic);
   return it == index.end() ? nullptr : &it->second;
-}
-
-// Operands split at the commas outside [...] and (...).
-std::vector<Piece> splitOperands(Piece p) {
-  std::vector<Piece> out;
-  int depth = 0;
-  size_t start = 0;
-  auto push = [&](size_t end) {
-    std::string_view raw = p.text.substr(start, end - start);
-    size_t lead = 0;
-    while (lead < raw.size() && isSpace(raw[lead])) ++lead;
-    out.push_back({trim(raw), p.column + unsigned(start + lead)});
-  };
-  for (size_t i = 0; i < p.text.size(); ++i) {
-    char c = p.text[i];
-    if (c == '(' || c == '[') ++depth;
-    else if (c == ')' || c == ']') --depth;
-    else if (c == ',' && depth == 0) push(i), start = i + 1;
-  }
-  if (!trim(p.text).empty() || !out.empty()) push(p.text.size());
-  return out;
 }
 
 std::string formsOf(const std::vector<const InstrDesc*>& rows) {
@@ -81,11 +56,6 @@ struct Statement {
   unsigned event = 0;   // for numeric local labels
 };
 
-struct LocalDef {
-  unsigned event;
-  uint64_t offset;
-};
-
 class Assembler {
  public:
   Assembler(const std::string& file, const AssemblyOptions& o) : file_(file), opt_(o) {}
@@ -96,6 +66,7 @@ class Assembler {
     out_.units.reserve(statements_.size());
     for (const Statement& s : statements_) passTwo(s);
     if (!errors_.empty()) return errors_;
+    for (const auto& [name, offset] : labels_.all()) out_.labels[name] = addressAt(offset);
     return std::move(out_);
   }
 
@@ -104,132 +75,54 @@ class Assembler {
   const AssemblyOptions& opt_;
   Diagnostics errors_;
   std::vector<Statement> statements_;
-  std::unordered_map<unsigned, std::vector<LocalDef>> locals_;
+  gnu::Labels labels_;  // at byte offsets from the base
+  gnu::GivenSymbols given_{opt_.symbols, opt_.symbolic};
   Assembly out_;
   uint64_t offset_ = 0;
-  unsigned event_ = 0;
 
   void error(unsigned line, unsigned col, std::string msg) { errors_.push_back({{file_, line, col}, std::move(msg)}); }
   Value addressAt(uint64_t offset) const { return opt_.base.plus(int64_t(offset)); }
 
   // ---- pass 1: comments, labels, directives, statement boundaries
   void passOne(std::string_view source) {
-    unsigned lineNo = 0;
-    size_t pos = 0;
-    while (pos <= source.size()) {
-      size_t nl = source.find('\n', pos);
-      if (nl == std::string_view::npos) nl = source.size();
-      std::string_view line = source.substr(pos, nl - pos);
-      ++lineNo;
-      // `//` starts a comment; so does `#` as a line's first character (a
-      // `#` elsewhere is an immediate).
-      if (size_t c = line.find("//"); c != std::string_view::npos) line = line.substr(0, c);
-      if (trim(line).starts_with("#")) line = {};
-      size_t start = 0;
-      for (size_t i = 0; i <= line.size(); ++i)
-        if (i == line.size() || line[i] == ';') {
-          statement(lineNo, {line.substr(start, i - start), unsigned(start + 1)});
-          start = i + 1;
-        }
-      if (nl == source.size()) break;
-      pos = nl + 1;
-    }
+    gnu::forEachStatement(source, gnu::Comments::SlashHash, [&](unsigned line, Piece p) { statement(line, p); });
   }
 
   void statement(unsigned line, Piece p) {
+    gnu::takeLabels(p, true, [&](gnu::Label l) {
+      if (auto e = labels_.define(l.name, offset_, given_)) error(line, l.column, *e);
+    });
     std::string_view t = p.text;
     unsigned col = p.column;
-    auto skip = [&] {
-      while (!t.empty() && isSpace(t.front())) t.remove_prefix(1), ++col;
-    };
-    skip();
-    while (!t.empty()) {  // labels: `name:` or `N:`
-      size_t n = 0;
-      if (std::isdigit((unsigned char)t[0])) {
-        while (n < t.size() && std::isdigit((unsigned char)t[n])) ++n;
-      } else if (isIdentStart(t[0])) {
-        while (n < t.size() && isIdentChar(t[n])) ++n;
-      }
-      if (n == 0 || n >= t.size() || t[n] != ':') break;
-      std::string name(t.substr(0, n));
-      if (std::isdigit((unsigned char)name[0])) {
-        uint64_t number = 0;
-        for (char d : name) number = std::min<uint64_t>(number * 10 + unsigned(d - '0'), uint64_t(1) << 32);
-        if (number >> 32) error(line, col, "local label number '" + name + "' is too large");
-        else locals_[unsigned(number)].push_back({event_++, offset_});
-      } else if (out_.labels.count(name) || opt_.symbols.count(name) || opt_.symbolic.count(name)) {
-        error(line, col, "label '" + name + "' is already defined");
-      } else {
-        out_.labels[name] = addressAt(offset_);
-      }
-      t.remove_prefix(n + 1), col += unsigned(n + 1);
-      skip();
-    }
     if (t.empty()) return;
-    size_t n = 0;
-    while (n < t.size() && !isSpace(t[n])) ++n;
-    std::string mnemonic(t.substr(0, n));
-    std::transform(mnemonic.begin(), mnemonic.end(), mnemonic.begin(),
-                   [](unsigned char c) { return char(std::tolower(c)); });
-    Piece rest{t.substr(n), col + unsigned(n)};
+    auto [mnemonic, rest] = gnu::headOf(p);
     if (mnemonic[0] == '.') {
       directive(mnemonic, rest, {line, col}, trim(t));
       return;
     }
-    statements_.push_back({mnemonic, splitOperands(rest), {line, col}, trim(t), offset_, 4, event_});
+    statements_.push_back({mnemonic, splitOperands(rest), {line, col}, trim(t), offset_, 4, labels_.event()});
     offset_ += 4;
   }
 
   void directive(const std::string& d, Piece rest, Place where, std::string_view text) {
-    unsigned bytes = d == ".word" || d == ".inst" || d == ".4byte" ? 4
-                     : d == ".quad" || d == ".xword" || d == ".dword" || d == ".8byte" ? 8 : 0;
-    if (bytes) {
+    // A unit holds 4 or 8 bytes; .inst is a word that is an instruction,
+    // .xword and .dword arm64's names for 8 bytes.
+    unsigned bytes = d == ".inst" ? 4 : d == ".xword" || d == ".dword" ? 8 : gnu::dataWidth(d, 4);
+    if (bytes == 4 || bytes == 8) {
       for (const Piece& p : splitOperands(rest)) {
-        statements_.push_back({d, {p}, where, text, offset_, bytes, event_});
+        statements_.push_back({d, {p}, where, text, offset_, bytes, labels_.event()});
         offset_ += bytes;
       }
       return;
     }
-    static const char* ignored[] = {".text", ".globl", ".global", ".type", ".size", ".local", ".hidden",
-                                    ".cfi_startproc", ".cfi_endproc", ".arch", ".cpu"};
-    for (const char* i : ignored)
-      if (d == i) return;
+    if (gnu::isIgnored(d, {".arch", ".cpu"})) return;
     error(where.line, where.column, "unknown directive '" + d + "'");
   }
 
   // ---- pass 2: choose the row, resolve operands, encode
-  class Resolver final : public NameResolver {
-   public:
-    Resolver(const Assembler& a, const Statement& s) : a_(a), s_(s) {}
-    Value dot() const override { return a_.addressAt(s_.offset); }
-    std::optional<Value> symbol(std::string_view name) const override {
-      std::string n(name);
-      if (auto it = a_.out_.labels.find(n); it != a_.out_.labels.end()) return it->second;
-      if (auto it = a_.opt_.symbols.find(n); it != a_.opt_.symbols.end()) return Value::constant(int64_t(it->second));
-      if (a_.opt_.symbolic.count(n)) return Value{n, 0};
-      return std::nullopt;
-    }
-    std::optional<Value> local(unsigned label, bool forward) const override {
-      auto it = a_.locals_.find(label);
-      if (it == a_.locals_.end()) return std::nullopt;
-      const auto& defs = it->second;
-      auto next = std::lower_bound(defs.begin(), defs.end(), s_.event,
-                                   [](const LocalDef& d, unsigned ev) { return d.event < ev; });
-      if (forward) {
-        if (next == defs.end()) return std::nullopt;
-        return a_.addressAt(next->offset);
-      }
-      if (next == defs.begin()) return std::nullopt;
-      return a_.addressAt(std::prev(next)->offset);
-    }
-
-   private:
-    const Assembler& a_;
-    const Statement& s_;
-  };
-
   void passTwo(const Statement& s) {
-    Resolver names(*this, s);
+    auto at = [this](uint64_t offset) { return addressAt(offset); };
+    gnu::StatementNames names(labels_, given_, s.event, s.offset, at);
     AssembledUnit u;
     u.address = addressAt(s.offset);
     u.bytes = s.bytes;
@@ -262,12 +155,12 @@ class Assembler {
 
   void data(const Statement& s, const NameResolver& names, AssembledUnit& u) {
     const Piece& p = s.operands[0];
-    auto v = parseExpr(p.text, names);
+    auto v = parseExpression(p.text, names, false);
     if (auto* e = std::get_if<ExprError>(&v)) {
       error(s.where.line, p.column + unsigned(e->offset), e->message);
       return;
     }
-    u.operands[0].value = std::get<Value>(v);
+    u.operands[0].value = std::move(std::get<gnu::Expr>(v).value);
     u.inst = s.mnemonic == ".inst";
     const Value& x = u.operands[0].value;
     if (!x.isConstant()) {

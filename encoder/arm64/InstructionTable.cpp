@@ -23,7 +23,7 @@ constexpr uint32_t crm(unsigned v) { return v << 8; }
 // mnemonic in table order and takes the first that fits (GNU as's choice:
 // the scaled offset before the unscaled one, movz before movn before orr).
 // Encodings: Arm ARM (DDI 0487), section C4 "A64 instruction set encoding",
-// checked bit for bit against GNU as 2.40 by oracle.arm64_gnu_as_diff.
+// checked bit for bit against GNU as 2.40 by oracle.gnu_as_diff.
 constexpr InstrDesc kTable[] = {
     // --- hints (HINT #CRm:op2); objdump names these numbers
     {"nop", Op::Hint, hint(0), {}, AL},

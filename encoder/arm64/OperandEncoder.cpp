@@ -13,19 +13,9 @@
 namespace patchcheck::arm64 {
 namespace {
 
-constexpr bool isSpace(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && isSpace(s.front())) s.remove_prefix(1);
-  while (!s.empty() && isSpace(s.back())) s.remove_suffix(1);
-  return s;
-}
-
-Piece trimmed(Piece p) {
-  size_t lead = 0;
-  while (lead < p.text.size() && isSpace(p.text[lead])) ++lead;
-  return {trim(p.text), p.column + unsigned(lead)};
-}
+using gnu::lower;
+using gnu::trim;
+using gnu::trimmed;
 
 // The first word of a piece ("lsl" of "lsl #3") and the rest.
 std::pair<std::string_view, Piece> firstWord(Piece p) {
@@ -33,12 +23,6 @@ std::pair<std::string_view, Piece> firstWord(Piece p) {
   size_t n = 0;
   while (n < p.text.size() && std::isalpha((unsigned char)p.text[n])) ++n;
   return {p.text.substr(0, n), trimmed({p.text.substr(n), p.column + unsigned(n)})};
-}
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = char(std::tolower((unsigned char)c));
-  return out;
 }
 
 bool isModifier(const Piece& p) {
@@ -155,15 +139,12 @@ class Encoding {
     unsigned col = p.column;
     if (!t.empty() && t[0] == '#') t.remove_prefix(1), ++col;
     else if (hashRequired) return bad(p, "expected '#' and an immediate, got '" + std::string(p.text) + "'");
-    Immediate out;
-    if (t.substr(0, 6) == ":lo12:" || t.substr(0, 6) == ":LO12:") out.reloc = Reloc::Lo12, t.remove_prefix(6), col += 6;
-    else if (!t.empty() && t[0] == ':') return bad(p, "unknown relocation operator in '" + std::string(p.text) + "'");
     if (t.empty()) return bad(p, "expected an immediate");
     if (parseGpr(trim(t))) return bad(p, "expected an immediate, got register '" + std::string(t) + "'");
-    auto v = parseExpr(t, names_);
+    auto v = parseExpression(t, names_, true);
     if (auto* e = std::get_if<ExprError>(&v)) return Mismatch{col + unsigned(e->offset), e->message, index_, true};
-    out.value = std::get<Value>(v);
-    return out;
+    gnu::Expr& x = std::get<gnu::Expr>(v);
+    return Immediate{std::move(x.value), Reloc(x.reloc)};
   }
 
   // A constant immediate (no relocation, no symbolic address).

@@ -9,16 +9,14 @@
 #include <string_view>
 
 #include "encoder/arm64/Assembly.h"
-#include "encoder/arm64/Expr.h"
+#include "encoder/arm64/Relocations.h"
+#include "encoder/gnu/Source.h"
 
 namespace patchcheck::arm64 {
 
 // A piece of source text (an operand between top-level commas) with the
 // column where it starts.
-struct Piece {
-  std::string_view text;
-  unsigned column;
-};
+using gnu::Piece;
 
 // Why a row does not fit. The assembler reports the mismatch of the row
 // that got furthest; `shapeMatched` says the operand had the right form

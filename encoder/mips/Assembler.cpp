@@ -6,30 +6,18 @@
 #include <optional>
 #include <unordered_map>
 
-#include "encoder/mips/Fields.h"
 #include "encoder/Hex.h"
+#include "encoder/gnu/Directives.h"
+#include "encoder/gnu/Labels.h"
+#include "encoder/gnu/Source.h"
+#include "encoder/mips/Fields.h"
 #include "encoder/mips/Registers.h"
 
 namespace patchcheck::mips {
 namespace {
 
-// The C locale's isspace, without the locale lookup (hot path).
-constexpr bool isSpace(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && isSpace(s.front())) s.remove_prefix(1);
-  while (!s.empty() && isSpace(s.back())) s.remove_suffix(1);
-  return s;
-}
-
-bool isIdentStart(char c) { return std::isalpha((unsigned char)c) || c == '_' || c == '.' || c == '$'; }
-bool isIdentChar(char c) { return std::isalnum((unsigned char)c) || c == '_' || c == '.' || c == '$'; }
-
-// A piece of source text with the column where it starts.
-struct Piece {
-  std::string_view text;
-  unsigned column;
-};
+using gnu::Piece;
+using gnu::trim;
 
 // A statement's operands: the first four kept in place (no row takes more;
 // the count is exact, for the error message), no allocation per line.
@@ -64,12 +52,6 @@ struct Statement {
   unsigned event = 0;     // for numeric local labels
 };
 
-// Where numeric local label N is defined: (event, word) in source order.
-struct LocalDef {
-  unsigned event;
-  size_t word;
-};
-
 // The rows of each mnemonic, in table order, built once: the assembler's
 // row lookup is one hash probe instead of a scan of the table.
 const std::vector<const InstrDesc*>* rowsNamed(std::string_view mnemonic) {
@@ -80,30 +62,6 @@ const std::vector<const InstrDesc*>* rowsNamed(std::string_view mnemonic) {
   }();
   auto it = index.find(mnemonic);
   return it == index.end() ? nullptr : &it->second;
-}
-
-template <class List>
-List splitOperands(Piece p) {
-  List out;
-  int depth = 0;
-  size_t start = 0;
-  auto push = [&](size_t end) {
-    std::string_view raw = p.text.substr(start, end - start);
-    size_t lead = 0;
-    while (lead < raw.size() && isSpace(raw[lead])) ++lead;
-    out.push_back({trim(raw), p.column + unsigned(start + lead)});
-  };
-  for (size_t i = 0; i < p.text.size(); ++i) {
-    char c = p.text[i];
-    if (c == '(') ++depth;
-    else if (c == ')') --depth;
-    else if (c == ',' && depth == 0) {
-      push(i);
-      start = i + 1;
-    }
-  }
-  if (!trim(p.text).empty() || !out.empty()) push(p.text.size());
-  return out;
 }
 
 std::string describeIsas(IsaSet s) {
@@ -179,6 +137,7 @@ class Assembler {
     for (const Statement& s : statements_) passTwo(s);
     if (errors_.empty()) checkSlots();
     if (!errors_.empty()) return errors_;
+    for (const auto& [name, word] : labels_.all()) out_.labels[name] = addressOf(word);
     return std::move(out_);
   }
 
@@ -187,10 +146,10 @@ class Assembler {
   const AssemblyOptions& opt_;
   Diagnostics errors_;
   std::vector<Statement> statements_;
-  std::unordered_map<unsigned, std::vector<LocalDef>> locals_;  // by label number
+  gnu::Labels labels_;  // at word indexes
+  gnu::GivenSymbols given_{opt_.symbols, opt_.symbolic};
   Assembly out_;
   size_t words_ = 0;
-  unsigned event_ = 0;
 
   void error(unsigned line, unsigned col, std::string msg) {
     errors_.push_back({{file_, line, col}, std::move(msg)});
@@ -198,74 +157,27 @@ class Assembler {
 
   Value addressOf(size_t word) const { return opt_.base.plus(int64_t(4 * word)); }
 
-  // ---- pass 1: labels, directives, statement boundaries, addresses
+  // ---- pass 1: labels, directives, statement boundaries
   void passOne(std::string_view source) {
     statements_.reserve(size_t(std::count(source.begin(), source.end(), '\n')) + 1);
-    unsigned lineNo = 0;
-    size_t pos = 0;
-    while (pos <= source.size()) {
-      size_t nl = source.find('\n', pos);
-      if (nl == std::string_view::npos) nl = source.size();
-      std::string_view line = source.substr(pos, nl - pos);
-      ++lineNo;
-      if (size_t hash = line.find('#'); hash != std::string_view::npos) line = line.substr(0, hash);
-      size_t start = 0;
-      for (size_t i = 0; i <= line.size(); ++i) {
-        if (i == line.size() || line[i] == ';') {
-          statement(lineNo, {line.substr(start, i - start), unsigned(start + 1)});
-          start = i + 1;
-        }
-      }
-      if (nl == source.size()) break;
-      pos = nl + 1;
-    }
+    gnu::forEachStatement(source, gnu::Comments::Hash, [&](unsigned line, Piece p) { statement(line, p); });
   }
 
   void statement(unsigned line, Piece p) {
+    // Labels: `name:` or `N:`, any number of them (`$` starts a register).
+    gnu::takeLabels(p, false, [&](gnu::Label l) {
+      if (auto e = labels_.define(l.name, words_, given_)) error(line, l.column, *e);
+    });
     std::string_view t = p.text;
     unsigned col = p.column;
-    auto skip = [&] {
-      while (!t.empty() && isSpace(t.front())) t.remove_prefix(1), ++col;
-    };
-    skip();
-    // Labels: `name:` or `N:`, any number of them.
-    while (!t.empty()) {
-      size_t n = 0;
-      if (std::isdigit((unsigned char)t[0])) {
-        while (n < t.size() && std::isdigit((unsigned char)t[n])) ++n;
-      } else if (isIdentStart(t[0]) && t[0] != '$') {
-        while (n < t.size() && isIdentChar(t[n])) ++n;
-      }
-      if (n == 0 || n >= t.size() || t[n] != ':') break;
-      std::string name(t.substr(0, n));
-      if (std::isdigit((unsigned char)name[0])) {
-        // A local label number is an unsigned: a longer one would alias a
-        // shorter one (references refuse it too, encoder/mips/Expr.cpp).
-        uint64_t number = 0;
-        for (char d : name) number = std::min<uint64_t>(number * 10 + unsigned(d - '0'), uint64_t(1) << 32);
-        if (number >> 32) error(line, col, "local label number '" + name + "' is too large");
-        else locals_[unsigned(number)].push_back({event_++, words_});
-      } else if (out_.labels.count(name) || opt_.symbols.count(name) || opt_.symbolic.count(name)) {
-        error(line, col, "label '" + name + "' is already defined");
-      } else {
-        out_.labels[name] = addressOf(words_);
-      }
-      t.remove_prefix(n + 1), col += unsigned(n + 1);
-      skip();
-    }
     if (t.empty()) return;
-    size_t n = 0;
-    while (n < t.size() && !isSpace(t[n])) ++n;
-    std::string mnemonic(t.substr(0, n));
-    std::transform(mnemonic.begin(), mnemonic.end(), mnemonic.begin(),
-                   [](unsigned char c) { return char(std::tolower(c)); });
-    Piece rest{t.substr(n), col + unsigned(n)};
+    auto [mnemonic, rest] = gnu::headOf(p);
     SourceLocation where{file_, line, col};
     if (mnemonic[0] == '.') {
       directive(mnemonic, rest, where);
       return;
     }
-    Statement s{mnemonic, splitOperands<Pieces>(rest), {line, col}, trim(t), words_, event_};
+    Statement s{mnemonic, gnu::splitOperands<Pieces>(rest), {line, col}, trim(t), words_, labels_.event()};
     statements_.push_back(std::move(s));
     ++words_;
   }
@@ -285,67 +197,31 @@ class Assembler {
         error(where.line, rest.column + 1, "unknown '.set " + std::string(arg) + "'");
       return;
     }
-    if (d == ".word") {
-      for (const Piece& p : splitOperands<std::vector<Piece>>(rest)) {
+    if (gnu::dataWidth(d, 4) == 4) {  // .word, .long, .int, .4byte: a word each
+      for (const Piece& p : gnu::splitOperands<std::vector<Piece>>(rest)) {
         Pieces one;
         one.push_back(p);
-        Statement s{".word", one, {where.line, where.column}, trim(rest.text), words_, event_};
+        Statement s{".word", one, {where.line, where.column}, trim(rest.text), words_, labels_.event()};
         statements_.push_back(std::move(s));
         ++words_;
       }
       return;
     }
-    static const char* ignored[] = {".text", ".globl", ".global", ".type", ".size", ".ent",
-                                    ".end", ".frame", ".mask", ".fmask", ".insn", ".local",
-                                    ".hidden", ".cfi_startproc", ".cfi_endproc"};
-    for (const char* i : ignored)
-      if (d == i) return;
+    if (gnu::isIgnored(d, {".ent", ".end", ".frame", ".mask", ".fmask", ".insn"})) return;
     error(where.line, where.column, "unknown directive '" + d + "'");
   }
 
   // ---- pass 2: choose the row, resolve operands, encode
-  // Names as seen from one statement.
-  class Resolver final : public NameResolver {
-   public:
-    Resolver(const Assembler& a, const Statement& s) : a_(a), s_(s) {}
-    Value dot() const override { return a_.addressOf(s_.firstWord); }
-    std::optional<Value> symbol(std::string_view name) const override {
-      std::string n(name);
-      if (auto it = a_.out_.labels.find(n); it != a_.out_.labels.end()) return it->second;
-      if (auto it = a_.opt_.symbols.find(n); it != a_.opt_.symbols.end())
-        return Value::constant(int64_t(it->second));
-      if (a_.opt_.symbolic.count(n)) return Value{n, 0};
-      return std::nullopt;
-    }
-    std::optional<Value> local(unsigned label, bool forward) const override {
-      auto it = a_.locals_.find(label);
-      if (it == a_.locals_.end()) return std::nullopt;
-      const auto& defs = it->second;
-      // The first definition at or after this statement, or the last before.
-      auto next = std::lower_bound(defs.begin(), defs.end(), s_.event,
-                                   [](const LocalDef& d, unsigned ev) { return d.event < ev; });
-      if (forward) {
-        if (next == defs.end()) return std::nullopt;
-        return a_.addressOf(next->word);
-      }
-      if (next == defs.begin()) return std::nullopt;
-      return a_.addressOf(std::prev(next)->word);
-    }
-
-   private:
-    const Assembler& a_;
-    const Statement& s_;
-  };
-
   void passTwo(const Statement& s) {
-    Resolver names(*this, s);
+    auto at = [this](uint64_t word) { return addressOf(size_t(word)); };
+    gnu::StatementNames names(labels_, given_, s.event, s.firstWord, at);
     AssembledWord w;
     w.address = addressOf(s.firstWord);
     w.where = SourceLocation{file_, s.where.line, s.where.column};
     w.source = std::string(s.source);
     if (s.mnemonic == ".word") {
       const Piece& p = s.operands[0];
-      auto e = parseExpr(p.text, names);
+      auto e = parseExpression(p.text, names);
       if (auto* err = std::get_if<ExprError>(&e)) {
         error(s.where.line, p.column + unsigned(err->offset), err->message);
         return;
@@ -466,7 +342,7 @@ class Assembler {
         exprText = trim(p.text.substr(0, open));
         if (exprText.empty()) exprText = "0";
       }
-      auto parsed = parseExpr(exprText, names);
+      auto parsed = parseExpression(exprText, names);
       if (auto* err = std::get_if<ExprError>(&parsed))
         return Mismatch{exprColumn + unsigned(err->offset), err->message};
       op.expr = std::get<Expr>(parsed);

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "encoder/Diagnostic.h"
-#include "encoder/mips/Expr.h"
+#include "encoder/mips/Relocations.h"
 #include "encoder/mips/InstructionTable.h"
 
 namespace patchcheck::mips {

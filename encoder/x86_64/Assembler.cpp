@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "encoder/Hex.h"
+#include "encoder/gnu/Labels.h"
 #include "encoder/x86_64/Directives.h"
 #include "encoder/x86_64/Match.h"
 #include "encoder/x86_64/NearReach.h"
@@ -13,22 +14,9 @@
 namespace patchcheck::x86_64 {
 namespace {
 
-constexpr bool isSpace(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && isSpace(s.front())) s.remove_prefix(1);
-  while (!s.empty() && isSpace(s.back())) s.remove_suffix(1);
-  return s;
-}
-
-bool isIdentStart(char c) { return std::isalpha((unsigned char)c) || c == '_' || c == '.' || c == '$'; }
-bool isIdentChar(char c) { return std::isalnum((unsigned char)c) || c == '_' || c == '.' || c == '$'; }
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return char(std::tolower(c)); });
-  return out;
-}
+using gnu::isSpace;
+using gnu::lower;
+using gnu::trim;
 
 // The bytes a relocation-free value takes in `width` bytes, or why not.
 bool fitsWidth(int64_t v, unsigned width) {
@@ -58,11 +46,6 @@ struct Statement {
   AlignDirective align;
 };
 
-struct LocalDef {
-  unsigned event;
-  size_t statement;  // the label is the address of this statement
-};
-
 class Assembler {
  public:
   Assembler(const std::string& file, const AssemblyOptions& o) : file_(file), opt_(o) {}
@@ -74,7 +57,7 @@ class Assembler {
     if (!errors_.empty()) return errors_;
     for (size_t i = 0; i < statements_.size(); ++i) emit(i, out_.units, &errors_);
     if (!errors_.empty()) return errors_;
-    for (const auto& [name, index] : labelAt_) out_.labels[name] = addressOf(index);
+    for (const auto& [name, index] : labels_.all()) out_.labels[name] = addressOf(index);
     return std::move(out_);
   }
 
@@ -83,11 +66,10 @@ class Assembler {
   const AssemblyOptions& opt_;
   Diagnostics errors_;
   std::vector<Statement> statements_;
-  std::unordered_map<std::string, size_t> labelAt_;  // name -> statement index
-  std::unordered_map<unsigned, std::vector<LocalDef>> locals_;
+  gnu::Labels labels_;  // a label is the address of the statement at its index
+  gnu::GivenSymbols given_{opt_.symbols, opt_.symbolic};
   std::vector<uint64_t> offsets_;  // of each statement, and the end
   Assembly out_;
-  unsigned event_ = 0;
   bool sizing_ = false;            // the first layout: jumps keep their width
   int64_t stretch_ = 0;            // growth so far in this relaxation pass
   std::vector<unsigned> regions_;  // alignments before each statement (and the end)
@@ -108,44 +90,19 @@ class Assembler {
 
   // ---- pass 1: comments, labels, directives, statements and their rows
   void passOne(std::string_view source) {
-    unsigned lineNo = 0;
-    size_t pos = 0;
-    while (pos <= source.size()) {
-      size_t nl = source.find('\n', pos);
-      if (nl == std::string_view::npos) nl = source.size();
-      std::string_view line = source.substr(pos, nl - pos);
-      ++lineNo;
-      if (size_t c = line.find('#'); c != std::string_view::npos) line = line.substr(0, c);  // as --64's comment
-      size_t start = 0;
-      for (size_t i = 0; i <= line.size(); ++i)
-        if (i == line.size() || line[i] == ';') {
-          statement(lineNo, {line.substr(start, i - start), unsigned(start + 1)});
-          start = i + 1;
-        }
-      if (nl == source.size()) break;
-      pos = nl + 1;
-    }
+    // `#` starts a comment, as in as --64.
+    gnu::forEachStatement(source, gnu::Comments::Hash, [&](unsigned line, Piece p) { statement(line, p); });
   }
 
   void statement(unsigned line, Piece p) {
+    gnu::takeLabels(p, true, [&](gnu::Label l) {
+      if (auto e = labels_.define(l.name, statements_.size(), given_)) error(line, l.column, *e);
+    });
     std::string_view t = p.text;
     unsigned col = p.column;
     auto skip = [&] {
       while (!t.empty() && isSpace(t.front())) t.remove_prefix(1), ++col;
     };
-    skip();
-    while (!t.empty()) {  // labels: `name:` or `N:`
-      size_t n = 0;
-      if (std::isdigit((unsigned char)t[0])) {
-        while (n < t.size() && std::isdigit((unsigned char)t[n])) ++n;
-      } else if (isIdentStart(t[0])) {
-        while (n < t.size() && isIdentChar(t[n])) ++n;
-      }
-      if (n == 0 || n >= t.size() || t[n] != ':') break;
-      define(std::string(t.substr(0, n)), line, col);
-      t.remove_prefix(n + 1), col += unsigned(n + 1);
-      skip();
-    }
     if (t.empty()) return;
     std::string_view text = trim(t);
     DispHint hint = DispHint::None;
@@ -162,14 +119,11 @@ class Assembler {
       skip();
       if (t.empty()) return error(line, col, "a pseudo prefix needs an instruction");
     }
-    size_t n = 0;
-    while (n < t.size() && !isSpace(t[n])) ++n;
-    std::string mnemonic = lower(t.substr(0, n));
-    Piece rest{t.substr(n), col + unsigned(n)};
+    auto [mnemonic, rest] = gnu::headOf({t, col});
     Statement s;
     s.where = {line, col};
     s.source = text;
-    s.event = event_;
+    s.event = labels_.event();
     if (mnemonic[0] == '.') {
       if (hint != DispHint::None) return error(line, col, "a pseudo prefix needs an instruction");
       return directive(mnemonic, rest, std::move(s));
@@ -184,19 +138,6 @@ class Assembler {
     s.choice = std::get<RowChoice>(choice);
     s.hint = hint;
     statements_.push_back(std::move(s));
-  }
-
-  void define(const std::string& name, unsigned line, unsigned col) {
-    if (std::isdigit((unsigned char)name[0])) {
-      uint64_t number = 0;
-      for (char d : name) number = std::min<uint64_t>(number * 10 + unsigned(d - '0'), uint64_t(1) << 32);
-      if (number >> 32) return error(line, col, "local label number '" + name + "' is too large");
-      locals_[unsigned(number)].push_back({event_++, statements_.size()});
-    } else if (labelAt_.count(name) || opt_.symbols.count(name) || opt_.symbolic.count(name)) {
-      error(line, col, "label '" + name + "' is already defined");
-    } else {
-      labelAt_[name] = statements_.size();
-    }
   }
 
   void directive(const std::string& d, Piece rest, Statement s) {
@@ -214,39 +155,9 @@ class Assembler {
     statements_.push_back(std::move(s));
   }
 
-  // ---- pass 2: names resolve against the current layout
-  class Resolver final : public NameResolver {
-   public:
-    Resolver(const Assembler& a, size_t statement) : a_(a), at_(statement) {}
-    Expr dot() const override { return {a_.addressOf(at_), Expr::Kind::Label}; }
-    std::optional<Expr> symbol(std::string_view name) const override {
-      std::string n(name);
-      if (auto it = a_.labelAt_.find(n); it != a_.labelAt_.end())
-        return Expr{a_.labelAddress(it->second, at_), Expr::Kind::Label};
-      if (auto it = a_.opt_.symbols.find(n); it != a_.opt_.symbols.end())
-        return Expr{Value::constant(int64_t(it->second)), Expr::Kind::Symbol};
-      if (a_.opt_.symbolic.count(n)) return Expr{Value{n, 0}, Expr::Kind::Symbol};
-      return std::nullopt;
-    }
-    std::optional<Expr> local(unsigned label, bool forward) const override {
-      auto it = a_.locals_.find(label);
-      if (it == a_.locals_.end()) return std::nullopt;
-      const auto& defs = it->second;
-      unsigned event = a_.statements_[at_].event;
-      auto next = std::lower_bound(defs.begin(), defs.end(), event,
-                                   [](const LocalDef& d, unsigned ev) { return d.event < ev; });
-      if (forward) {
-        if (next == defs.end()) return std::nullopt;
-        return Expr{a_.labelAddress(next->statement, at_), Expr::Kind::Label};
-      }
-      if (next == defs.begin()) return std::nullopt;
-      return Expr{a_.labelAddress(std::prev(next)->statement, at_), Expr::Kind::Label};
-    }
-
-   private:
-    const Assembler& a_;
-    size_t at_;
-  };
+  // ---- pass 2: names resolve against the current layout (labelAddress):
+  // labels and `.` are addresses in the program, given symbols lie outside
+  // it (gnu::StatementNames).
 
   // GNU as's relaxation (relax_segment in gas/write.c), step for step so
   // that every jump ends up as GNU as makes it: the statements are first
@@ -318,7 +229,9 @@ class Assembler {
       case Statement::Kind::Data: return data(i, u, units, fail);
       case Statement::Kind::Instruction: break;
     }
-    Resolver names(*this, i);
+    auto address = [this, i](uint64_t label) { return labelAddress(size_t(label), i); };
+    gnu::StatementNames names(labels_, given_, statements_[i].event, i, address, gnu::Origin::Label,
+                              gnu::Origin::Symbol);
     holdGrowth_ = false;
     Instruction insn;
     insn.row = s.choice.row;
@@ -329,7 +242,7 @@ class Assembler {
       Operand op{o, {}};
       Piece e = o.kind == OperandSyntax::Kind::Immediate || o.kind == OperandSyntax::Kind::Target ? o.expr : o.mem.disp;
       if (!e.text.empty()) {
-        auto v = parseExpr(e.text, names);
+        auto v = parseExpression(e.text, names);
         if (auto* err = std::get_if<ExprError>(&v)) return fail(e.column + unsigned(err->offset), err->message);
         op.value = std::get<Expr>(v);
       }
@@ -364,7 +277,7 @@ class Assembler {
   template <class Fail>
   bool shortToNear(const Statement& s, const AssembledUnit& u, Instruction& insn, Fail fail) const {
     if (!(insn.row->flags & kRelax) || s.hint == DispHint::Disp32 || insn.operands.size() != 1 ||
-        insn.operands[0].value.kind != Expr::Kind::Symbol)
+        insn.operands[0].value.origin != gnu::Origin::Symbol)
       return true;
     auto d = nearDisplacement(u.address, insn.operands[0].value.value, opt_);
     if (!d) return true;
@@ -392,11 +305,13 @@ class Assembler {
       units.push_back(std::move(u));
       return true;
     }
-    Resolver names(*this, i);
+    auto address = [this, i](uint64_t label) { return labelAddress(size_t(label), i); };
+    gnu::StatementNames names(labels_, given_, statements_[i].event, i, address, gnu::Origin::Label,
+                              gnu::Origin::Symbol);
     AssembledUnit u = proto;
     uint64_t offset = 0;
     for (const Piece& p : s.values) {
-      auto v = parseExpr(p.text, names);
+      auto v = parseExpression(p.text, names);
       if (auto* e = std::get_if<ExprError>(&v)) return fail(p.column + unsigned(e->offset), e->message);
       const Expr& x = std::get<Expr>(v);
       if (s.width > 1) {  // one unit per value

@@ -2,7 +2,8 @@
 
 #include <algorithm>
 
-#include "encoder/x86_64/Expr.h"
+#include "encoder/gnu/Directives.h"
+#include "encoder/x86_64/Encoder.h"
 
 namespace patchcheck::x86_64 {
 namespace {
@@ -22,7 +23,7 @@ std::variant<std::vector<std::optional<int64_t>>, DirectiveError> numbers(const 
       out.push_back(std::nullopt);
       continue;
     }
-    auto x = parseExpr(a.text, Numbers{});
+    auto x = parseExpression(a.text, Numbers{});
     if (auto* e = std::get_if<ExprError>(&x)) return DirectiveError{a.column + unsigned(e->offset), e->message};
     out.push_back(std::get<Expr>(x).value.addend);
   }
@@ -82,11 +83,7 @@ std::variant<DataDirective, AlignDirective, NoDirective, DirectiveError> fill(co
 std::variant<DataDirective, AlignDirective, NoDirective, DirectiveError> parseDirective(const std::string& d,
                                                                                         Piece arguments,
                                                                                         unsigned column) {
-  unsigned width = d == ".byte"                                     ? 1
-                   : d == ".short" || d == ".word" || d == ".2byte" ? 2  // .word is 2 bytes on x86
-                   : d == ".long" || d == ".int" || d == ".4byte"   ? 4
-                   : d == ".quad" || d == ".8byte"                  ? 8
-                                                                    : 0;
+  unsigned width = gnu::dataWidth(d, 2);  // .word is 2 bytes on x86
   std::vector<Piece> args = splitOperands(arguments);
   if (width) {
     if (args.empty()) return DirectiveError{arguments.column, d + " needs a value"};
@@ -94,10 +91,7 @@ std::variant<DataDirective, AlignDirective, NoDirective, DirectiveError> parseDi
   }
   if (d == ".p2align" || d == ".balign" || d == ".align") return alignment(d, args, arguments.column);
   if (d == ".fill" || d == ".skip" || d == ".space") return fill(d, args, arguments.column);
-  static const char* ignored[] = {".text",   ".globl",         ".global",      ".type",   ".size",      ".local",
-                                  ".hidden", ".cfi_startproc", ".cfi_endproc", ".code64", ".att_syntax"};
-  for (const char* i : ignored)
-    if (d == i) return NoDirective{};
+  if (gnu::isIgnored(d, {".code64", ".att_syntax"})) return NoDirective{};
   return DirectiveError{column, "unknown directive '" + d + "'"};
 }
 

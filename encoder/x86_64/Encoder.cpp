@@ -216,7 +216,7 @@ class Encoding {
     // reaches); a call, or a jump to a symbol or an absolute address, is
     // rel32, except to a symbol that every placement keeps in rel8's reach
     // (a `near` fact, as a label of the function would be).
-    bool rel8 = (row_.flags & kRelax) && (o.value.kind == Expr::Kind::Label || insn_.shortToSymbol) &&
+    bool rel8 = (row_.flags & kRelax) && (o.value.origin == gnu::Origin::Label || insn_.shortToSymbol) &&
                 !insn_.longBranch && insn_.hint != DispHint::Disp32;
     req.branch_type = rel8 ? ZYDIS_BRANCH_TYPE_SHORT : ZYDIS_BRANCH_TYPE_NEAR;
     req.branch_width = rel8 ? ZYDIS_BRANCH_WIDTH_8 : ZYDIS_BRANCH_WIDTH_32;

@@ -3,7 +3,7 @@
 // operands become a Zydis encoder request and Zydis picks the encoding.
 // Where GNU as picks another of the equivalent encodings, the bytes are
 // adjusted here, each adjustment naming the choice it copies (checked by
-// oracle.x86_gnu_as_diff). A field whose value depends on an address gets
+// oracle.gnu_as_diff). A field whose value depends on an address gets
 // its full width, as GNU as leaves a relocation there; a field that depends
 // on a symbolic address stays zero and is described by a Field.
 #include <optional>
@@ -11,11 +11,21 @@
 #include <variant>
 #include <vector>
 
-#include "encoder/x86_64/Expr.h"
+#include "encoder/gnu/Expr.h"
 #include "encoder/x86_64/InstructionTable.h"
 #include "encoder/x86_64/Operands.h"
 
 namespace patchcheck::x86_64 {
+
+using gnu::Expr;  // its origin says whether GNU as leaves a relocation
+using gnu::ExprError;
+using gnu::NameResolver;
+
+// An expression in AT&T syntax: `%` starts a register, never the remainder
+// operator; no relocation operators.
+inline std::variant<Expr, ExprError> parseExpression(std::string_view text, const NameResolver& names) {
+  return gnu::parseExpr(text, names, gnu::Dialect{false, nullptr});
+}
 
 struct Operand {
   OperandSyntax syntax;  // shape and registers

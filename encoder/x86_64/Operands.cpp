@@ -9,13 +9,7 @@
 namespace patchcheck::x86_64 {
 namespace {
 
-constexpr bool isSpace(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
-
-Piece trimmed(Piece p) {
-  while (!p.text.empty() && isSpace(p.text.front())) p.text.remove_prefix(1), ++p.column;
-  while (!p.text.empty() && isSpace(p.text.back())) p.text.remove_suffix(1);
-  return p;
-}
+using gnu::trimmed;
 
 Piece sub(Piece p, size_t from, size_t n = std::string_view::npos) {
   return trimmed({p.text.substr(from, n), p.column + unsigned(from)});
@@ -78,23 +72,6 @@ std::optional<SyntaxError> addressRegisters(Piece inner, MemoryRef& m) {
 }
 
 }  // namespace
-
-std::vector<Piece> splitOperands(Piece p) {
-  std::vector<Piece> out;
-  int depth = 0;
-  size_t start = 0;
-  for (size_t i = 0; i < p.text.size(); ++i) {
-    char c = p.text[i];
-    if (c == '(')
-      ++depth;
-    else if (c == ')')
-      --depth;
-    else if (c == ',' && depth == 0)
-      out.push_back(sub(p, start, i - start)), start = i + 1;
-  }
-  if (!trimmed(p).text.empty() || !out.empty()) out.push_back(sub(p, start));
-  return out;
-}
 
 std::variant<OperandSyntax, SyntaxError> parseOperand(Piece whole) {
   OperandSyntax op;

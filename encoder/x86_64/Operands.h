@@ -9,13 +9,11 @@
 #include <variant>
 #include <vector>
 
+#include "encoder/gnu/Source.h"
+
 namespace patchcheck::x86_64 {
 
-// A piece of a source line and the 1-based column where it starts.
-struct Piece {
-  std::string_view text;
-  unsigned column = 0;
-};
+using gnu::Piece;  // a piece of a source line and the 1-based column where it starts
 
 struct MemoryRef {
   ZydisRegister segment = ZYDIS_REGISTER_NONE;
@@ -40,7 +38,7 @@ struct SyntaxError {
 };
 
 // The operands of a statement, split at the commas outside parentheses.
-std::vector<Piece> splitOperands(Piece);
+inline std::vector<Piece> splitOperands(Piece p) { return gnu::splitOperands<std::vector<Piece>>(p); }
 std::variant<OperandSyntax, SyntaxError> parseOperand(Piece);
 
 }  // namespace patchcheck::x86_64

@@ -1,7 +1,7 @@
 #pragma once
 // Concrete runs of x86-64 code: the symbolic semantics on numerals, through
 // the one executor (model/Executor.h). The same code that proves also
-// replays and is compared with QEMU (tests/oracle/x86_qemu_crossval.cpp).
+// replays and is compared with QEMU (tests/oracle/qemu_crossval/x86_64.cpp).
 #include <z3++.h>
 
 #include <array>

@@ -2,7 +2,7 @@
 // address; every following 4 bytes are one word in that byte order. A word
 // the decoder accepts prints in GNU syntax (both spellings) and the default
 // spelling reassembles to the same word at the same address, as the GNU as
-// oracle checks for table instances (tests/oracle/gnu_as_diff.cpp).
+// oracle checks for table instances (tests/oracle/gnu_as_diff/mips.cpp).
 #include <cstddef>
 #include <cstdint>
 

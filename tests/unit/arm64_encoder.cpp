@@ -102,6 +102,11 @@ TEST_CASE("arm64 errors carry file:line:column", "[arm64_encoder]") {
   CHECK(firstError("ldp x0, x1, [x2, #4]") == "t.s:1:18: error: operand 3 of 'ldp': offset 4 is not a multiple of 8");
   CHECK(firstError("add x0, x1, w2").find("a 32-bit register here needs an extend") != std::string::npos);
   CHECK(firstError("ldr x0, =1").find("literal pool") != std::string::npos);
+  // Found while sharing the expression parser: INT64_MIN / -1 raised SIGFPE.
+  CHECK(firstError(".word (-0x7fffffffffffffff-1)/-1") ==
+        "t.s:1:7: error: .word value 0x8000000000000000 does not fit 32 bits");
+  CHECK(firstError("add x0, x1, #:hi12:x") == "t.s:1:14: error: unknown relocation operator in ':hi12:x'");
+  CHECK(firstError(".short 1") == "t.s:1:1: error: unknown directive '.short'");  // units are 4 or 8 bytes
 }
 
 TEST_CASE("arm64 CONSTRAINED UNPREDICTABLE forms need allowUnpredictable", "[arm64_encoder]") {

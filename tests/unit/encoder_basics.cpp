@@ -63,6 +63,11 @@ TEST_CASE("facts: relocation operators carry", "[encoder_basics]") {
   std::map<std::string, uint64_t> s{{"f", 0xffffffff80128000ull}};
   CHECK(words("lui at, %hi(f); daddiu at, at, %lo(f)", target(Isa::Mips64R2, Abi::N64), s) ==
         std::vector<uint32_t>{0x3c018013, 0x64218000});
+  // %hi is a prefix of %higher and %highest: the longest name wins
+  // (encoder/mips/Relocations.cpp), each with its carry.
+  std::map<std::string, uint64_t> g{{"g", 0x123456789abcdef0ull}};
+  CHECK(words("lui at, %highest(g); daddiu at, at, %higher(g)", target(Isa::Mips64R2, Abi::N64), g) ==
+        std::vector<uint32_t>{0x3c011234, 0x64215679});
 }
 
 TEST_CASE("jal region and alignment", "[encoder_basics]") {

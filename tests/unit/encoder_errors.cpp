@@ -143,6 +143,15 @@ TEST_CASE("labels, symbols and directives", "[encoder_errors]") {
   CHECK(has(firstError(".set reorder", r2_32), "not supported"));
   CHECK(has(firstError(".frob", r2_32), "unknown directive '.frob'"));
   CHECK(has(firstError(".word 0x100000000", r2_32), "does not fit 32 bits"));
+  // The one quotient that overflows: computed in C it raised SIGFPE and
+  // killed the run (before the shared front end, encoder/gnu/Expr.cpp).
+  CHECK(firstError(".word (-0x7fffffffffffffff-1)/-1", r2_64) ==
+        "e.s:1:7: error: .word value 0x8000000000000000 does not fit 32 bits");
+  CHECK(firstError(".word (-0x7fffffffffffffff-1)%-1", r2_64).empty());
+  CHECK(has(firstError("addiu $4, $4, (-0x7fffffffffffffff-1)/-1", r2_64), "e.s:1:15: error: operand 3 of 'addiu' is out of range"));
+  // GNU as's generic data names for a 4-byte value (gnu::dataWidth).
+  CHECK(firstError(".long 1\n.int 2\n.4byte 3", r2_32).empty());
+  CHECK(has(firstError(".quad 1", r2_64), "e.s:1:1: error: unknown directive '.quad'"));
 }
 
 TEST_CASE("every error is reported, nothing partial is emitted", "[encoder_errors]") {

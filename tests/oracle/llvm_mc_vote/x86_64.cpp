@@ -154,7 +154,10 @@ Vote vote(X86Batch& b, const std::string& mc, const X86Tools& tools, Observed& s
 
 }  // namespace
 
-int main() {
+namespace patchcheck::oracle::llvm_mc_vote {
+
+// This plug-in's part of oracle.llvm_mc_vote (tests/oracle/llvm_mc_vote.cpp runs every plug-in's).
+int x86_64Part([[maybe_unused]] int argc, [[maybe_unused]] char** argv) {
   try {
     std::string mc = requireTool("llvm-mc-14", "llvm-14");
     X86Tools tools = requireX86Tools();
@@ -193,3 +196,5 @@ int main() {
     return 1;
   }
 }
+
+}  // namespace patchcheck::oracle::llvm_mc_vote

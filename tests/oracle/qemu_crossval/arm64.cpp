@@ -588,7 +588,10 @@ class Run {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+namespace patchcheck::oracle::qemu_crossval {
+
+// This plug-in's part of oracle.qemu_crossval (tests/oracle/qemu_crossval.cpp runs every plug-in's).
+int arm64Part([[maybe_unused]] int argc, [[maybe_unused]] char** argv) {
   try {
     Arm64Tools tools = requireArm64Tools();
     uint64_t seed = 20261124;
@@ -646,3 +649,5 @@ int main(int argc, char** argv) {
     return 1;
   }
 }
+
+}  // namespace patchcheck::oracle::qemu_crossval

@@ -217,7 +217,10 @@ size_t checkSpellings(const Arm64Tools& tools, Failures& fails) {
 
 }  // namespace
 
-int main() {
+namespace patchcheck::oracle::gnu_as_diff {
+
+// This plug-in's part of oracle.gnu_as_diff (tests/oracle/gnu_as_diff.cpp runs every plug-in's).
+int arm64Part([[maybe_unused]] int argc, [[maybe_unused]] char** argv) {
   try {
     Arm64Tools tools = requireArm64Tools();
     uint64_t seed = 20240612;
@@ -258,3 +261,5 @@ int main() {
     return 1;
   }
 }
+
+}  // namespace patchcheck::oracle::gnu_as_diff

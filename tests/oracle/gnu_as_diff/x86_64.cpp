@@ -168,7 +168,10 @@ void runBatch(const X86Batch& b, const X86Tools& tools, Tally& tally, Failures& 
 
 }  // namespace
 
-int main() {
+namespace patchcheck::oracle::gnu_as_diff {
+
+// This plug-in's part of oracle.gnu_as_diff (tests/oracle/gnu_as_diff.cpp runs every plug-in's).
+int x86_64Part([[maybe_unused]] int argc, [[maybe_unused]] char** argv) {
   try {
     X86Tools tools = requireX86Tools();
     uint64_t seed = 20250301;
@@ -214,3 +217,5 @@ int main() {
     return 1;
   }
 }
+
+}  // namespace patchcheck::oracle::gnu_as_diff

@@ -73,7 +73,10 @@ std::vector<uint32_t> llvmWords(Arm64Batch& b, const std::string& mc, const Arm6
 
 }  // namespace
 
-int main() {
+namespace patchcheck::oracle::llvm_mc_vote {
+
+// This plug-in's part of oracle.llvm_mc_vote (tests/oracle/llvm_mc_vote.cpp runs every plug-in's).
+int arm64Part([[maybe_unused]] int argc, [[maybe_unused]] char** argv) {
   try {
     std::string mc = requireTool("llvm-mc-14", "llvm-14");
     Arm64Tools tools = requireArm64Tools();
@@ -129,3 +132,5 @@ int main() {
     return 1;
   }
 }
+
+}  // namespace patchcheck::oracle::llvm_mc_vote

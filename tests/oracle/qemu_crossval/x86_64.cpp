@@ -1053,7 +1053,10 @@ class Run {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+namespace patchcheck::oracle::qemu_crossval {
+
+// This plug-in's part of oracle.qemu_crossval (tests/oracle/qemu_crossval.cpp runs every plug-in's).
+int x86_64Part([[maybe_unused]] int argc, [[maybe_unused]] char** argv) {
   try {
     auto begin = std::chrono::steady_clock::now();
     Tools tools = requireTools();
@@ -1087,3 +1090,5 @@ int main(int argc, char** argv) {
     return 1;
   }
 }
+
+}  // namespace patchcheck::oracle::qemu_crossval
