@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <sstream>
 
+#include "checker/spec/FetchRules.h"
 #include "checker/spec/Spec.h"
 #include "tests/fuzz/FuzzProperty.h"
 
@@ -47,7 +48,7 @@ std::string dump(const Spec& s) {
   }
   for (const auto& [k, b] : s.behaviour) o << "\nbehaviour " << k << ' ', put(o, b);
   for (const auto& [k, e] : s.stateExpect) o << "\nexpect " << k << int(e);
-  o << "\nmodel " << int(s.model.fetch) << s.model.lineBytes << s.model.preemption << s.model.delaySlotInterrupts
+  o << "\nmodel " << (s.model.fetch ? s.model.fetch->name() : std::string_view("-")) << s.model.lineBytes << s.model.preemption << s.model.delaySlotInterrupts
     << s.model.unpredictableAsHardware;
   for (const auto& t : s.transitions) {
     o << "\ntransition " << t.name() << int(t.when) << (t.expect ? int(*t.expect) : -1) << ' ';
