@@ -27,8 +27,10 @@ std::string expectation(const TransitionResult& t) {
          (*t.expect == Expect::Safe ? "safe" : "unsafe");
 }
 
+// A cell of n columns; one that fills them or more still ends in a space,
+// so that it never runs into the next.
 std::string pad(std::string s, size_t n) {
-  if (s.size() < n) s.resize(n, ' ');
+  s.resize(std::max(n, s.size() + 1), ' ');
   return s;
 }
 
@@ -69,7 +71,7 @@ void printCounterexample(std::ostream& o, const Counterexample& cx, const std::s
                              (unsigned long long)s.word);
       else snprintf(head, sizeof head, "%08llx: %0*llx  ", (unsigned long long)(s.address & 0xffffffffull), digits,
                     (unsigned long long)s.word);
-      o << in << "  " << head << pad(s.text, 26) << (s.text.size() >= 26 ? " " : "") << (s.note.empty() ? s.origin : pad(s.origin, 24) + "  " + s.note)
+      o << in << "  " << head << pad(s.text, 26) << (s.note.empty() ? s.origin : pad(s.origin, 24) + "  " + s.note)
         << "\n";
     }
   }
@@ -105,7 +107,7 @@ void printSpecResult(std::ostream& o, const SpecResult& r, const Target& t, bool
   };
   for (const TrampolineResult& k : r.trampolines) {
     std::string label = "trampoline " + k.entry;
-    o << "  " << pad(label, 22) << (label.size() >= 22 ? " " : "") << verdictCell(k.verdict, 8);
+    o << "  " << pad(label, 22) << verdictCell(k.verdict, 8);
     if (k.verdict == Verdict::Safe) o << "contract proven: " << k.counts.paths << " paths, " << k.counts.queries
                                       << " queries";
     else if (k.verdict == Verdict::Unsafe) o << "its code breaks its contract";
