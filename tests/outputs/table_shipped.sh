@@ -2,7 +2,9 @@
 # outputs.table_shipped: `table` writes a certified table for every shipped
 # spec, those with expected-UNSAFE regression cases included; verify-table
 # re-derives each; a gate against the tables skips every certified
-# transition and passes. Usage: table_shipped.sh PATCHCHECK SOURCE_DIR
+# transition and passes; each C header compiles as a kernel translation unit
+# would include it (gnu11, freestanding, no libc headers, -Werror).
+# Usage: table_shipped.sh PATCHCHECK SOURCE_DIR
 set -u
 pc=$(realpath "$1"); src=$(realpath "$2")
 out=$(mktemp -d); trap 'rm -rf "$out"' EXIT
@@ -12,6 +14,14 @@ for spec in specs/*/*.toml; do
   "$pc" table "$spec" -o "$out" > "$out/log" 2>&1 || { echo "FAIL: table $spec"; cat "$out/log"; failed=1; continue; }
   t=$(sed -n 's/^wrote \(.*\.json\)$/\1/p' "$out/log")
   "$pc" verify-table "$t" --spec "$spec" > "$out/log" 2>&1 || { echo "FAIL: verify-table $t"; cat "$out/log"; failed=1; }
+done
+command -v gcc > /dev/null || { echo "FAIL: gcc not found (Debian package gcc)"; exit 1; }
+gccinc=$(gcc -print-file-name=include)
+for h in "$out"/*.h; do
+  printf '#include "%s"\n' "$h" > "$out/tu.c"
+  gcc -std=gnu11 -ffreestanding -nostdinc -isystem "$gccinc" -Wall -Wextra -Werror -Wstrict-prototypes \
+      -Wmissing-prototypes -fno-common -c "$out/tu.c" -o "$out/tu.o" > "$out/log" 2>&1 ||
+    { echo "FAIL: $(basename "$h") does not compile as a kernel translation unit"; cat "$out/log"; failed=1; }
 done
 n=$(ls "$out"/*.json | wc -l); want=$(ls specs/*/*.toml | wc -l)
 [ "$n" = "$want" ] || { echo "FAIL: $n tables for $want specs"; failed=1; }
