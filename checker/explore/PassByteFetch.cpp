@@ -77,8 +77,14 @@ std::optional<Instruction> Explorer::fetchBytes(Node& n, unsigned first) {
     std::string label = p.bytes.size() == 1 ? p.names[0] : same ? "all " + p.names[0] : versions;
     unsigned landed = ~0u;
     for (const auto& o : p.node.observers) landed = std::min(landed, s_.fetch->landed(o));
-    p.node.events.push_back(Event{Event::Kind::Fetch, first, label, p.node.cpu.pc, insn.term, nullptr, false, landed,
-                                  std::nullopt, p.node.cpu.state.overlay, insn.bytes});
+    p.node.events.push_back(Event{.kind = Event::Kind::Fetch,
+                                  .word = first,
+                                  .versionName = label,
+                                  .pc = p.node.cpu.pc,
+                                  .wordTerm = insn.term,
+                                  .landed = landed,
+                                  .overlay = p.node.cpu.state.overlay,
+                                  .length = insn.bytes});
     p.node.fetchedAt = first;
     if (!goesOn) {
       goesOn.emplace(std::move(p.node), insn);
@@ -212,8 +218,7 @@ bool Explorer::breakpointHandled(Node& c, const Fault& f) {
     c.emulate.emplace(at, emulated);
   } else {
     c.cpu.pc = at + c_.bv_val(uint64_t(emulated.bytes), 64);
-    c.events.push_back(Event{Event::Kind::Handler, 0, "", c.cpu.pc, std::nullopt, nullptr, false, 0, std::nullopt,
-                             nullptr, 0});
+    c.events.push_back(Event{.kind = Event::Kind::Handler, .pc = c.cpu.pc});  // skipped: no instruction
   }
   return true;
 }

@@ -31,6 +31,8 @@ uint64_t u64(const z3::expr& e);
 // The placement symbols' terms.
 std::vector<z3::expr> symbolTerms(const SiteInstance& site);
 
+// Built with designated initialisers (Event{.kind = ..., .pc = ...}): each
+// kind fills only the fields it uses, and a call site names each one.
 struct Event {
   // Call: the pass entered a trampoline (inline mode; `versionName` holds
   // its entry key) and the trampoline's own steps follow as Step events,
@@ -42,13 +44,13 @@ struct Event {
   enum class Kind { Fetch, Interrupt, Settle, Call, Step, Return, Byte, Handler };
   Kind kind;
   unsigned word = 0;
-  std::string versionName;
-  std::optional<z3::expr> pc, wordTerm;
+  std::string versionName = {};
+  std::optional<z3::expr> pc = {}, wordTerm = {};
   const WordImage* image = nullptr;
   bool taken = false;  // Settle, Step: the branch was taken; Interrupt: in a delay slot
   unsigned landed = 0;
-  std::optional<TrampolineEvent> step;  // Step
-  std::shared_ptr<const MemoryOverlay> overlay;  // Fetch: what the site's data units may read as
+  std::optional<TrampolineEvent> step = {};  // Step
+  std::shared_ptr<const MemoryOverlay> overlay = {};  // Fetch: what the site's data units may read as
   unsigned length = 0;  // Fetch, Handler: the instruction's bytes
   // A merged Fetch (symbolic fetch choices): the fetch of each image that
   // was merged, the one under guards[k] in alternatives[k]; a model picks one.

@@ -159,7 +159,7 @@ void Explorer::runaway(Node& n) {
 }
 
 void Explorer::settled(Node& n, bool taken) {
-  n.events.push_back(Event{Event::Kind::Settle, 0, "", std::nullopt, std::nullopt, nullptr, taken, 0, std::nullopt, nullptr});
+  n.events.push_back(Event{.kind = Event::Kind::Settle, .taken = taken});
 }
 
 std::optional<Instruction> Explorer::fetch(Node& n) {
@@ -169,8 +169,8 @@ std::optional<Instruction> Explorer::fetch(Node& n) {
     auto [at, instruction] = std::move(*n.emulate);
     n.emulate.reset();
     n.cpu.pc = at;
-    n.events.push_back(Event{Event::Kind::Handler, 0, "", at, instruction.term, nullptr, false, 0, std::nullopt,
-                             nullptr, instruction.bytes});
+    n.events.push_back(
+        Event{.kind = Event::Kind::Handler, .pc = at, .wordTerm = instruction.term, .length = instruction.bytes});
     return instruction;
   }
   if (!n.located) {
@@ -218,7 +218,7 @@ void Explorer::forkInterrupt(Node& n) {
   child.cpu.interrupt();
   child.observers = after;
   ++child.interrupts;
-  child.events.push_back(Event{Event::Kind::Interrupt, 0, "", child.cpu.pc, std::nullopt, nullptr, inSlot, 0, std::nullopt, nullptr});
+  child.events.push_back(Event{.kind = Event::Kind::Interrupt, .pc = child.cpu.pc, .taken = inSlot});
   later(std::move(child));
 }
 
