@@ -66,6 +66,7 @@ Counterexample Explorer::counterexample(const Node& n, const z3::model& m) {
       std::string bytes = e.length == 1 ? spec.unitName(e.word)
                                         : spec.unitName(e.word) + ".." + std::to_string(spec.writeIndex(e.word) + e.length - 1);
       cx.trace.push_back(traceStep(t_, m, *e.pc, *e.wordTerm, bytes + " (" + e.versionName + ")"));
+      cx.trace.back().siteUnits = e.length;
       tornBytes.reset();
       if (e.versionName.find("old") != std::string::npos && e.versionName.find_first_of(' ') != std::string::npos &&
           e.versionName.find_first_not_of("old ") != std::string::npos)
@@ -89,6 +90,7 @@ Counterexample Explorer::counterexample(const Node& n, const z3::model& m) {
           t_, m, *e.pc, *e.wordTerm,
           s_.site->spec().unitName(e.word) + " (" +
               e.versionName + ")"));
+    cx.trace.back().siteUnits = 1;
     } else if (e.kind == Event::Kind::Interrupt) {
       std::string where = cx.trace.empty() ? "at entry" : "after " + cx.trace.back().text;
       cx.interrupts.push_back("interrupt " + where + ": resumes at " + nameAddress(u64(m.eval(*e.pc, true)), m));
