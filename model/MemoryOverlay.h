@@ -3,7 +3,7 @@
 // units (arm64 CALL_OPS's ops literal before F) while the writer rewrites
 // them. A load that touches them reads one of the versions the fetch model
 // allows, chosen afresh for each load (MachineState::load), not the entry
-// memory; the checker fills it in (checker/explore/PassExplorer.cpp).
+// memory; the checker fills it in (checker/explore/PassFetch.cpp).
 #include <z3++.h>
 
 #include <string>

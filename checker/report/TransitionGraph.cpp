@@ -90,13 +90,6 @@ std::string specSteps(const TransitionSpec& t) {
   return s;
 }
 
-// How many units a trace step's origin names: "byte 0..2 (new old old)" is 3.
-unsigned fetchedUnits(const std::string& origin) {
-  unsigned a = 0, b = 0;
-  if (std::sscanf(origin.c_str(), "byte %u..%u", &a, &b) == 2 && b >= a) return b - a + 1;
-  return 1;
-}
-
 // One write of the writer's program: a byte of `write 1..4` alone, with the
 // spec step it belongs to.
 std::string writeLabel(const StepSpec& s, const Spec& spec) {
@@ -251,12 +244,10 @@ std::variant<TransitionPicture, Diagnostics> transitionPicture(const SiteInstanc
     size_t k = 0;
     for (const TraceStep& st : cx.trace) {
       TimelineEvent e{"pass", st.text + "\\n" + st.origin + (st.note.empty() ? "" : "\\n" + st.note), 0, false};
-      // The site's fetches, in schedule order (a trampoline's steps are named by their symbol).
-      bool fetch = st.origin.rfind("word ", 0) == 0 || st.origin.rfind("body ", 0) == 0 ||
-                   st.origin.rfind("data ", 0) == 0 || st.origin.rfind("byte ", 0) == 0;
-      // An x86 instruction is fetched byte by byte ("byte 0..1"): one
-      // schedule entry each; the edge starts where the last byte was read.
-      for (unsigned n = fetch ? fetchedUnits(st.origin) : 0; n && k < cx.schedule.size(); --n) {
+      // The site's fetches, in schedule order. An x86 instruction is
+      // fetched byte by byte: one schedule entry each; the edge starts
+      // where the last byte was read.
+      for (unsigned n = st.siteUnits; n && k < cx.schedule.size(); --n) {
         e.fetch = true;
         e.writesLanded = std::max(e.writesLanded, cx.schedule[k++].writesLanded);
       }

@@ -22,6 +22,10 @@ struct TraceStep {
   std::string text;        // disassembly
   std::string origin;      // "word 1 (new: jalr t1,at)", "body 0", "ftrace_regs_caller"
   std::string note;        // "interrupt here: resumes at the branch", "delay slot", ...
+  // A fetch from the site region: how many of its units it read, one
+  // schedule entry each (a byte site's instruction: its bytes); 0 for any
+  // other step (a trampoline's, an emulated one).
+  unsigned siteUnits = 0;
 };
 
 // Which writes a fetch saw: for each fetch of a site word, the version.
