@@ -4,13 +4,7 @@
 // registered plug-in without one fails the test, so a new ISA cannot go
 // unchecked. A missing tool fails, naming its Debian package
 // (tests/oracle/support/Tools.h). The arguments go to every part.
-#include <cstdio>
-#include <functional>
-#include <map>
-#include <set>
-#include <string>
-
-#include "encoder/IsaRegistry.h"
+#include "tests/oracle/support/PerIsa.h"
 
 namespace patchcheck::oracle::llvm_mc_vote {
 int mipsPart(int argc, char** argv);
@@ -20,25 +14,6 @@ int x86_64Part(int argc, char** argv);
 
 int main(int argc, char** argv) {
   using namespace patchcheck::oracle::llvm_mc_vote;
-  using Part = int (*)(int, char**);
-  const std::map<std::string, Part, std::less<>> parts{
-      {"mips", mipsPart}, {"arm64", arm64Part}, {"x86_64", x86_64Part}};
-  std::set<std::string, std::less<>> done;
-  unsigned failed = 0;
-  for (const patchcheck::IsaPlugin* isa : patchcheck::isas()) {
-    std::string family(isa->family());
-    if (!done.insert(family).second) continue;
-    std::printf("== %s\n", family.c_str());
-    std::fflush(stdout);
-    auto part = parts.find(family);
-    if (part == parts.end()) {
-      std::printf("FAIL plug-in '%s' has no part tests/oracle/llvm_mc_vote/%s.cpp\n", family.c_str(), family.c_str());
-      ++failed;
-    } else if (part->second(argc, argv) != 0) {
-      ++failed;
-    }
-    std::fflush(stdout);
-  }
-  std::printf("== %zu plug-ins, %u failed\n", done.size(), failed);
-  return failed == 0 ? 0 : 1;
+  return patchcheck::oracle::runPerIsa("llvm_mc_vote", {{"mips", mipsPart}, {"arm64", arm64Part}, {"x86_64", x86_64Part}},
+                                       argc, argv);
 }
