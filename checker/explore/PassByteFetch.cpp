@@ -77,14 +77,13 @@ std::optional<Instruction> Explorer::fetchBytes(Node& n, unsigned first) {
     std::string label = p.bytes.size() == 1 ? p.names[0] : same ? "all " + p.names[0] : versions;
     unsigned landed = ~0u;
     for (const auto& o : p.node.observers) landed = std::min(landed, s_.fetch->landed(o));
-    p.node.events.push_back(Event{.kind = Event::Kind::Fetch,
-                                  .word = first,
-                                  .versionName = label,
-                                  .pc = p.node.cpu.pc,
-                                  .wordTerm = insn.term,
-                                  .landed = landed,
-                                  .overlay = p.node.cpu.state.overlay,
-                                  .length = insn.bytes});
+    p.node.events.push_back(event::Fetch{.unit = first,
+                                         .versions = label,
+                                         .pc = p.node.cpu.pc,
+                                         .term = insn.term,
+                                         .landed = landed,
+                                         .overlay = p.node.cpu.state.overlay,
+                                         .length = insn.bytes});
     p.node.fetchedAt = first;
     if (!goesOn) {
       goesOn.emplace(std::move(p.node), insn);
@@ -193,14 +192,15 @@ Instruction Explorer::compose(const std::vector<const WordImage*>& bytes) const 
 
 bool Explorer::breakpointHandled(Node& c, const Fault& f) {
   if (s_.breakpointHandler == ModelSpec::Breakpoint::None || !f.when.simplify().is_true()) return false;
-  if (c.events.empty() || c.events.back().kind != Event::Kind::Fetch || c.events.back().image) return false;
+  const event::Fetch* last = c.events.empty() ? nullptr : as<event::Fetch>(c.events.back());
+  if (!last || last->image) return false;
   auto it = s_.breakpoints.find(c.fetchedAt);
   if (it == s_.breakpoints.end()) return false;
   // text_poke_bp drops its vector after its last sync_core: a breakpoint
   // a CPU may still fetch after the steps finds no handler.
-  const Event* byte = nullptr;
+  const event::Byte* byte = nullptr;
   for (auto e = c.events.rbegin(); e != c.events.rend() && !byte; ++e)
-    if (e->kind == Event::Kind::Byte && e->word == c.fetchedAt) byte = &*e;
+    if (const auto* b = as<event::Byte>(*e); b && b->unit == c.fetchedAt) byte = b;
   const auto& vers = s_.versions[c.fetchedAt];
   for (unsigned v = 0; byte && !s_.vectorOutlivesSteps && v < vers.size(); ++v)
     if (vers[v].sameAs(*byte->image) && s_.fetch->fetchableAfterSteps(c.fetchedAt, v)) {
@@ -218,7 +218,7 @@ bool Explorer::breakpointHandled(Node& c, const Fault& f) {
     c.emulate.emplace(at, emulated);
   } else {
     c.cpu.pc = at + c_.bv_val(uint64_t(emulated.bytes), 64);
-    c.events.push_back(Event{.kind = Event::Kind::Handler, .pc = c.cpu.pc});  // skipped: no instruction
+    c.events.push_back(event::Handler{.pc = c.cpu.pc});  // skipped: no instruction
   }
   return true;
 }

@@ -239,7 +239,7 @@ bool Explorer::runInline(Node& n, const Location& loc, bool inSlot) {
   Cpu atEntry = n.cpu;
   atEntry.pc = code.entry();
   std::vector<TrampolineOutcome> outcomes = runTrampoline(code, atEntry, view, feasible, s_.maxSteps);
-  n.events.push_back(Event{.kind = Event::Kind::Call, .versionName = loc.symbol, .pc = n.cpu.pc});
+  n.events.push_back(event::Call{.entry = loc.symbol, .pc = n.cpu.pc});
   for (TrampolineOutcome& o : outcomes) {
     if (o.undecided) {
       unknown_ = true;
@@ -249,7 +249,7 @@ bool Explorer::runInline(Node& n, const Location& loc, bool inSlot) {
     Node c = n;
     c.path.insert(c.path.end(), o.path.begin(), o.path.end());
     for (const TrampolineEvent& e : o.events)
-      c.events.push_back(Event{.kind = Event::Kind::Step, .pc = e.pc, .wordTerm = e.word, .taken = e.taken, .step = e});
+      c.events.push_back(event::Step{e});
     for (const Violation& v : o.violations) addHazard(c, v.when, Hazard::Kind::Trampoline, v.explain);
     if (!o.resumed) {
       finish(c);
@@ -257,7 +257,7 @@ bool Explorer::runInline(Node& n, const Location& loc, bool inSlot) {
     }
     c.cpu = *o.resumed;
     c.called = called;
-    c.events.push_back(Event{.kind = Event::Kind::Return, .versionName = loc.symbol, .pc = c.cpu.pc});
+    c.events.push_back(event::Return{.entry = loc.symbol, .pc = c.cpu.pc});
     later(std::move(c));
   }
   return true;

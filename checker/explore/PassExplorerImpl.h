@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "checker/explore/AddressFacts.h"
+#include "checker/explore/PassEvent.h"
 #include "checker/explore/PassExplorer.h"
 #include "checker/explore/SymbolOffsets.h"
 #include "model/Cpu.h"
@@ -30,33 +31,6 @@ namespace patchcheck::passes {
 uint64_t u64(const z3::expr& e);
 // The placement symbols' terms.
 std::vector<z3::expr> symbolTerms(const SiteInstance& site);
-
-// Built with designated initialisers (Event{.kind = ..., .pc = ...}): each
-// kind fills only the fields it uses, and a call site names each one.
-struct Event {
-  // Call: the pass entered a trampoline (inline mode; `versionName` holds
-  // its entry key) and the trampoline's own steps follow as Step events,
-  // up to Return, where it is back at the site.
-  // Byte: on a byte site, the version of one byte the next Fetch decodes
-  // (that Fetch has no image: its term is the bytes it decoded).
-  // Handler: the patcher's breakpoint handler ran; `wordTerm` is the
-  // instruction it emulates at `pc` (none: it skipped to `pc`).
-  enum class Kind { Fetch, Interrupt, Settle, Call, Step, Return, Byte, Handler };
-  Kind kind;
-  unsigned word = 0;
-  std::string versionName = {};
-  std::optional<z3::expr> pc = {}, wordTerm = {};
-  const WordImage* image = nullptr;
-  bool taken = false;  // Settle, Step: the branch was taken; Interrupt: in a delay slot
-  unsigned landed = 0;
-  std::optional<TrampolineEvent> step = {};  // Step
-  std::shared_ptr<const MemoryOverlay> overlay = {};  // Fetch: what the site's data units may read as
-  unsigned length = 0;  // Fetch, Handler: the instruction's bytes
-  // A merged Fetch (symbolic fetch choices): the fetch of each image that
-  // was merged, the one under guards[k] in alternatives[k]; a model picks one.
-  std::vector<Event> alternatives = {};
-  std::vector<z3::expr> guards = {};
-};
 
 enum class LocKind { Word, RegionEnd, Symbol, Elsewhere };
 struct Location {
@@ -320,8 +294,9 @@ class Explorer final : public Executor<Node>::Client {
   // as an alternative, and observers merged into their meet (which
   // allows more: a counterexample's schedule is checked exactly before
   // it counts).
+  // `fetchEvent`: the index of each run's event::Fetch of its image.
   Node merged(std::vector<Node>& ran, const std::vector<z3::expr>& guards, const std::vector<size_t>& which,
-              size_t paths, size_t hazards);
+              size_t paths, size_t hazards, size_t fetchEvent);
 
   // The pass's events with each merged fetch replaced by the image the
   // model chose.

@@ -130,14 +130,16 @@ void Explorer::seen(Node& c, unsigned i, const WordImage* img, const std::vector
   unsigned landed = ~0u;
   for (const auto& o : obs) landed = std::min(landed, s_.fetch->landed(o));
   c.cpu.state.overlay = dataOverlay(obs);
-  c.events.push_back(Event{.kind = byte ? Event::Kind::Byte : Event::Kind::Fetch,
-                           .word = i,
-                           .versionName = names,
-                           .pc = c.cpu.pc,
-                           .wordTerm = img->symbolic.term,
-                           .image = img,
-                           .landed = landed,
-                           .overlay = c.cpu.state.overlay});
+  if (byte)
+    c.events.push_back(event::Byte{.unit = i, .version = names, .image = img, .landed = landed});
+  else
+    c.events.push_back(event::Fetch{.unit = i,
+                                    .versions = names,
+                                    .pc = c.cpu.pc,
+                                    .term = img->symbolic.term,
+                                    .image = img,
+                                    .landed = landed,
+                                    .overlay = c.cpu.state.overlay});
   if (race) addHazard(c, c_.bool_val(true), Hazard::Kind::Cmodx, [why = *race](const z3::model&) { return why; });
   if (c.inBody && i >= siteUnits() && !img->sameAs(s_.versions[i][0])) {
     std::string orig = s_.versions[i][0].source, now = img->source;

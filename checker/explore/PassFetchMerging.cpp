@@ -4,7 +4,7 @@ namespace patchcheck::passes {
 
 std::optional<Instruction> Explorer::fetchMerged(Node& n, unsigned i, const std::vector<Group>& groups) {
   z3::expr choice = c_.bv_const(("fetch#" + std::to_string(choices_++)).c_str(), 16);
-  size_t paths = n.path.size(), hazards = n.hazards.size();
+  size_t paths = n.path.size(), hazards = n.hazards.size(), fetchEvent = n.events.size();
   std::vector<Node> ran;
   std::vector<z3::expr> guards = {};
   for (size_t k = 0; k < groups.size() && !done(); ++k) {
@@ -24,7 +24,7 @@ std::optional<Instruction> Explorer::fetchMerged(Node& n, unsigned i, const std:
     std::vector<size_t> same{a};
     for (size_t b = a + 1; b < ran.size(); ++b)
       if (!taken[b] && mergeable(ran[a], ran[b])) same.push_back(b), taken[b] = true;
-    later(same.size() == 1 ? std::move(ran[a]) : merged(ran, guards, same, paths, hazards));
+    later(same.size() == 1 ? std::move(ran[a]) : merged(ran, guards, same, paths, hazards, fetchEvent));
   }
   return std::nullopt;
 }
@@ -71,7 +71,7 @@ bool Explorer::mergeable(const Node& a, const Node& b) {
 }
 
 Node Explorer::merged(std::vector<Node>& ran, const std::vector<z3::expr>& guards, const std::vector<size_t>& which,
-                      size_t paths, size_t hazards) {
+                      size_t paths, size_t hazards, size_t fetchEvent) {
   Node out = ran[which.front()];
   auto pick = [&](auto value) {
     z3::expr v = value(ran[which.front()]);
@@ -94,14 +94,15 @@ Node Explorer::merged(std::vector<Node>& ran, const std::vector<z3::expr>& guard
   out.path.push_back(z3::mk_or(ways));
   for (size_t k = 1; k < which.size(); ++k)
     for (size_t h = hazards; h < ran[which[k]].hazards.size(); ++h) out.hazards.push_back(ran[which[k]].hazards[h]);
-  Event fetch = out.events.back();
+  // Event `fetchEvent` of each run is the fetch of its image (seen()).
+  event::Fetch fetch = std::get<event::Fetch>(out.events[fetchEvent]);
   fetch.alternatives.clear();
   fetch.guards.clear();
   for (size_t k : which) {
-    fetch.alternatives.push_back(ran[k].events.back());
+    fetch.alternatives.push_back(std::get<event::Fetch>(ran[k].events[fetchEvent]));
     fetch.guards.push_back(guards[k]);
   }
-  out.events.back() = std::move(fetch);
+  out.events[fetchEvent] = std::move(fetch);
   Observer least = out.observers.front();
   for (size_t k : which)
     for (const Observer& o : ran[k].observers) least = s_.fetch->meet(least, o);
@@ -113,10 +114,11 @@ Node Explorer::merged(std::vector<Node>& ran, const std::vector<z3::expr>& guard
 Node Explorer::resolved(const Node& n, const z3::model& m) const {
   Node r = n;
   for (Event& e : r.events) {
-    if (e.alternatives.empty()) continue;
+    auto* f = std::get_if<event::Fetch>(&e);
+    if (!f || f->alternatives.empty()) continue;
     size_t k = 0;
-    while (k + 1 < e.guards.size() && !m.eval(e.guards[k], true).is_true()) ++k;
-    Event chosen = e.alternatives[k];
+    while (k + 1 < f->guards.size() && !m.eval(f->guards[k], true).is_true()) ++k;
+    event::Fetch chosen = f->alternatives[k];
     e = std::move(chosen);
   }
   return r;

@@ -55,53 +55,52 @@ Counterexample Explorer::counterexample(const Node& n, const z3::model& m) {
   // Events after the broken rule happened under other assumptions.
   size_t shown = broken ? broken->events : n.events.size();
   for (size_t k = 0; k < shown; ++k) {
-    const Event& e = n.events[k];
-    if (e.kind == Event::Kind::Byte) {
-      const Spec& spec = s_.site->spec();
-      cx.schedule.push_back(FetchEvent{int(spec.writeIndex(e.word)), spec.unitName(e.word), e.versionName, e.landed});
-      seen[e.word] = e.versionName;
-    } else if (e.kind == Event::Kind::Fetch && !e.image) {
+    const Event& ev = n.events[k];
+    const Spec& spec = s_.site->spec();
+    if (const auto* e = as<event::Byte>(ev)) {
+      cx.schedule.push_back(FetchEvent{int(spec.writeIndex(e->unit)), spec.unitName(e->unit), e->version, e->landed});
+      seen[e->unit] = e->version;
+    } else if (const auto* e = as<event::Fetch>(ev); e && !e->image) {
       // A byte site's instruction: which bytes it decoded, in which versions.
-      const Spec& spec = s_.site->spec();
-      std::string bytes = e.length == 1 ? spec.unitName(e.word)
-                                        : spec.unitName(e.word) + ".." + std::to_string(spec.writeIndex(e.word) + e.length - 1);
-      cx.trace.push_back(traceStep(t_, m, *e.pc, *e.wordTerm, bytes + " (" + e.versionName + ")"));
-      cx.trace.back().siteUnits = e.length;
+      std::string bytes = e->length == 1 ? spec.unitName(e->unit)
+                                         : spec.unitName(e->unit) + ".." +
+                                               std::to_string(spec.writeIndex(e->unit) + e->length - 1);
+      cx.trace.push_back(traceStep(t_, m, e->pc, e->term, bytes + " (" + e->versions + ")"));
+      cx.trace.back().siteUnits = e->length;
       tornBytes.reset();
-      if (e.versionName.find("old") != std::string::npos && e.versionName.find_first_of(' ') != std::string::npos &&
-          e.versionName.find_first_not_of("old ") != std::string::npos)
-        tornBytes = (e.length == 1 ? "byte " : "bytes ") + bytes.substr(bytes.find(' ') + 1) + " (" +
-                    e.versionName + ")";
-    } else if (e.kind == Event::Kind::Handler) {
-      std::string where = nameAddress(u64(m.eval(*e.pc, true)), m);
-      if (e.wordTerm) {
-        cx.trace.push_back(traceStep(t_, m, *e.pc, *e.wordTerm, "emulated by the int3 handler"));
+      if (e->versions.find("old") != std::string::npos && e->versions.find_first_of(' ') != std::string::npos &&
+          e->versions.find_first_not_of("old ") != std::string::npos)
+        tornBytes = (e->length == 1 ? "byte " : "bytes ") + bytes.substr(bytes.find(' ') + 1) + " (" + e->versions +
+                    ")";
+    } else if (const auto* e = as<event::Fetch>(ev)) {
+      int written = int(spec.writeIndex(e->unit));
+      std::string unit = e->unit < spec.entryUnit() ? spec.unitName(e->unit) : "word " + std::to_string(written);
+      cx.schedule.push_back(FetchEvent{written, unit, e->versions, e->landed});
+      seen[e->unit] = e->versions;
+      cx.trace.push_back(traceStep(t_, m, e->pc, e->term, spec.unitName(e->unit) + " (" + e->versions + ")"));
+      cx.trace.back().siteUnits = 1;
+    } else if (const auto* e = as<event::Handler>(ev)) {
+      std::string where = nameAddress(u64(m.eval(e->pc, true)), m);
+      if (e->emulated) {
+        cx.trace.push_back(traceStep(t_, m, e->pc, *e->emulated, "emulated by the int3 handler"));
       } else {
         cx.details.push_back("the int3 handler skips the instruction being patched: the pass resumes at " + where);
         if (!cx.trace.empty()) cx.trace.back().note += "<- trap: the handler resumes at " + where;
       }
-    } else if (e.kind == Event::Kind::Fetch) {
-      const Spec& spec = s_.site->spec();
-      int written = int(spec.writeIndex(e.word));
-      std::string unit = e.word < spec.entryUnit() ? spec.unitName(e.word) : "word " + std::to_string(written);
-      cx.schedule.push_back(FetchEvent{written, unit, e.versionName, e.landed});
-      seen[e.word] = e.versionName;
-      cx.trace.push_back(traceStep(
-          t_, m, *e.pc, *e.wordTerm,
-          s_.site->spec().unitName(e.word) + " (" +
-              e.versionName + ")"));
-    cx.trace.back().siteUnits = 1;
-    } else if (e.kind == Event::Kind::Interrupt) {
+    } else if (const auto* e = as<event::Interrupt>(ev)) {
       std::string where = cx.trace.empty() ? "at entry" : "after " + cx.trace.back().text;
-      cx.interrupts.push_back("interrupt " + where + ": resumes at " + nameAddress(u64(m.eval(*e.pc, true)), m));
+      cx.interrupts.push_back("interrupt " + where + ": resumes at " + nameAddress(u64(m.eval(e->resumesAt, true)), m));
       if (!cx.trace.empty())
-        cx.trace.back().note += e.taken ? "<- interrupt here (in its delay slot: EPC = the branch)" : "<- interrupt here";
-    } else if (e.kind == Event::Kind::Call) {
-      cx.details.push_back("the pass runs " + e.versionName + "'s code inline (--inline-trampolines)");
-    } else if (e.kind == Event::Kind::Step && e.step->kind != TrampolineEvent::Kind::Settle) {
-      cx.trace.push_back(traceStep(t_, m, *e.step));
-    } else if ((e.kind == Event::Kind::Settle || e.kind == Event::Kind::Step) && !cx.trace.empty()) {
-      cx.trace.back().note += std::string(e.taken ? "branch taken" : "branch not taken");
+        cx.trace.back().note +=
+            e->inDelaySlot ? "<- interrupt here (in its delay slot: EPC = the branch)" : "<- interrupt here";
+    } else if (const auto* e = as<event::Call>(ev)) {
+      cx.details.push_back("the pass runs " + e->entry + "'s code inline (--inline-trampolines)");
+    } else if (const auto* e = as<event::Step>(ev); e && e->step.kind != TrampolineEvent::Kind::Settle) {
+      cx.trace.push_back(traceStep(t_, m, e->step));
+    } else if (const auto* e = as<event::Step>(ev); e && !cx.trace.empty()) {
+      cx.trace.back().note += std::string(e->step.taken ? "branch taken" : "branch not taken");
+    } else if (const auto* e = as<event::Settle>(ev); e && !cx.trace.empty()) {
+      cx.trace.back().note += std::string(e->taken ? "branch taken" : "branch not taken");
     }
   }
   // A torn fetch that decodes to what no state holds says so first: the
@@ -145,13 +144,18 @@ bool Explorer::scheduleAllowed(const Node& n, const z3::model& m, size_t upto) c
   for (size_t k = 0; k < upto && !obs.empty(); ++k) {
     const Event& e = n.events[k];
     std::vector<Observer> next;
-    if ((e.kind == Event::Kind::Fetch && e.image) || e.kind == Event::Kind::Byte) {
-      const auto& vers = s_.versions[e.word];
+    // A unit's version the pass fetched: a unit site's fetch, or a byte.
+    const WordImage* image = nullptr;
+    unsigned unit = 0;
+    if (const auto* f = as<event::Fetch>(e); f && f->image) image = f->image, unit = f->unit;
+    if (const auto* b = as<event::Byte>(e)) image = b->image, unit = b->unit;
+    if (image) {
+      const auto& vers = s_.versions[unit];
       for (unsigned v = 0; v < vers.size(); ++v)
-        if (vers[v].sameAs(*e.image) || mixOf(e.image, e.word, v))
+        if (vers[v].sameAs(*image) || mixOf(image, unit, v))
           for (const Observer& o : obs)
-            if (auto r = fm.observe(o, e.word, v)) add(next, *r);
-    } else if (e.kind == Event::Kind::Interrupt) {
+            if (auto r = fm.observe(o, unit, v)) add(next, *r);
+    } else if (as<event::Interrupt>(e)) {
       for (const Observer& o : obs) add(next, fm.interrupt(o).value_or(o));
     } else {
       continue;
@@ -188,46 +192,37 @@ class Explorer::Replay final : public Executor<Execution>::Client {
   std::optional<Instruction> fetch(Execution& e) override {
     for (; k_ < upto_ && !decided_; ++k_) {
       const Event& ev = n_.events[k_];
-      switch (ev.kind) {
-        case Event::Kind::Call:
-          if (!call(e, ev)) return std::nullopt;
-          break;
-        case Event::Kind::Step:
-        case Event::Kind::Return:
-        case Event::Kind::Byte:  // its instruction's Fetch follows
-          break;
-        case Event::Kind::Handler:
-          e.cpu.pc = m_.eval(*ev.pc, true);
-          if (ev.wordTerm) {
-            z3::expr word = m_.eval(*ev.wordTerm, true);
-            fetched_ = k_++;
-            return Instruction{word, u64(word), ev.length};
-          }
-          break;
-        case Event::Kind::Settle: {  // a branch the values decide (the pass had to fork)
-          z3::expr t = e.cpu.slot ? e.cpu.slot->control.taken.simplify() : x_.c_.bool_val(ev.taken);
-          if (!(t.is_true() || t.is_false()) || t.is_true() != ev.taken) {
-            fail("replay: branch decision differs");
-            return std::nullopt;
-          }
-          e.cpu.settleBranch(ev.taken);
-          break;
-        }
-        case Event::Kind::Interrupt:
-          e.cpu.interrupt();
-          break;
-        case Event::Kind::Fetch: {
-          e.cpu.state.overlay = ev.overlay;
-          z3::expr pc = e.cpu.pc.simplify();
-          uint64_t want = u64(m_.eval(*ev.pc, true)), got = u64(pc);
-          if (!pc.is_numeral() || want != got) {
-            fail("replay: fetch address differs (" + hex(got) + " vs " + hex(want) + ")");
-            return std::nullopt;
-          }
-          z3::expr word = m_.eval(*ev.wordTerm, true);
+      // Step, Return: the trampoline ran in call(); Byte: its
+      // instruction's Fetch follows.
+      if (const auto* c = as<event::Call>(ev)) {
+        if (!call(e, *c)) return std::nullopt;
+      } else if (const auto* h = as<event::Handler>(ev)) {
+        e.cpu.pc = m_.eval(h->pc, true);
+        if (h->emulated) {
+          z3::expr word = m_.eval(*h->emulated, true);
           fetched_ = k_++;
-          return Instruction{word, u64(word), ev.image ? ev.image->fetched().bytes : ev.length};
+          return Instruction{word, u64(word), h->length};
         }
+      } else if (const auto* s = as<event::Settle>(ev)) {  // a branch the values decide (the pass had to fork)
+        z3::expr t = e.cpu.slot ? e.cpu.slot->control.taken.simplify() : x_.c_.bool_val(s->taken);
+        if (!(t.is_true() || t.is_false()) || t.is_true() != s->taken) {
+          fail("replay: branch decision differs");
+          return std::nullopt;
+        }
+        e.cpu.settleBranch(s->taken);
+      } else if (as<event::Interrupt>(ev)) {
+        e.cpu.interrupt();
+      } else if (const auto* f = as<event::Fetch>(ev)) {
+        e.cpu.state.overlay = f->overlay;
+        z3::expr pc = e.cpu.pc.simplify();
+        uint64_t want = u64(m_.eval(f->pc, true)), got = u64(pc);
+        if (!pc.is_numeral() || want != got) {
+          fail("replay: fetch address differs (" + hex(got) + " vs " + hex(want) + ")");
+          return std::nullopt;
+        }
+        z3::expr word = m_.eval(f->term, true);
+        fetched_ = k_++;
+        return Instruction{word, u64(word), f->image ? f->image->fetched().bytes : f->length};
       }
     }
     end(e);
@@ -237,7 +232,8 @@ class Explorer::Replay final : public Executor<Execution>::Client {
   // The executor settled a branch the values leave symbolic: the pass
   // forked there and recorded the way.
   void settled(Execution&, bool taken) override {
-    if (k_ < upto_ && n_.events[k_].kind == Event::Kind::Settle && n_.events[k_].taken == taken) ++k_;
+    if (k_ < upto_)
+      if (const auto* s = as<event::Settle>(n_.events[k_]); s && s->taken == taken) ++k_;
     else fail("replay: branch decision differs");
   }
 
@@ -283,20 +279,20 @@ class Explorer::Replay final : public Executor<Execution>::Client {
   }
 
   // The pass ran a trampoline inline here: so does the replay.
-  bool call(Execution& e, const Event& ev) {
-    const TrampolineCode& code = x_.s_.site->trampolines().at(ev.versionName);
-    called_ = Called{ev.versionName, code.contract.symbol, e.cpu.state};
+  bool call(Execution& e, const event::Call& ev) {
+    const TrampolineCode& code = x_.s_.site->trampolines().at(ev.entry);
+    called_ = Called{ev.entry, code.contract.symbol, e.cpu.state};
     z3::expr resume = x_.s_.site->bodyStart();
     CallerView view{&entry_, resume, resume + x_.c_.bv_val(uint64_t(code.ipOffset), 64)};
     auto run = replayTrampoline(code, e.cpu, view, m_, x_.s_.maxSteps);
     if (!run) {
-      fail("replay: the concrete run of " + ev.versionName + " takes another path");
+      fail("replay: the concrete run of " + ev.entry + " takes another path");
       return false;
     }
     // The rule broken in the trampoline is broken by its last run before
     // the rule: that run must break the same rule at the same place.
     bool last = true;
-    for (size_t k = k_ + 1; k < upto_; ++k) last = last && n_.events[k].kind != Event::Kind::Call;
+    for (size_t k = k_ + 1; k < upto_; ++k) last = last && !as<event::Call>(n_.events[k]);
     if (broken_ && broken_->kind == Hazard::Kind::Trampoline && last) {
       bool same = false;
       std::string note = replayVerdict(run, m_, broken_->violation.explain(m_), same);
@@ -305,16 +301,16 @@ class Explorer::Replay final : public Executor<Execution>::Client {
         return false;
       }
       cx_.replayed = true;
-      cx_.replayNote = "replayed concretely, " + ev.versionName + " included: " + broken_->violation.explain(m_);
+      cx_.replayNote = "replayed concretely, " + ev.entry + " included: " + broken_->violation.explain(m_);
       decided_ = ended_ = true;
       return false;
     }
     if (!run->resumed) {
-      fail("replay: the concrete run of " + ev.versionName + " does not come back");
+      fail("replay: the concrete run of " + ev.entry + " does not come back");
       return false;
     }
     e.cpu = *run->resumed;
-    while (k_ + 1 < upto_ && n_.events[k_ + 1].kind != Event::Kind::Return) ++k_;
+    while (k_ + 1 < upto_ && !as<event::Return>(n_.events[k_ + 1])) ++k_;
     return true;
   }
 

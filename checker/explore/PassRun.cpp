@@ -159,7 +159,7 @@ void Explorer::runaway(Node& n) {
 }
 
 void Explorer::settled(Node& n, bool taken) {
-  n.events.push_back(Event{.kind = Event::Kind::Settle, .taken = taken});
+  n.events.push_back(event::Settle{.taken = taken});
 }
 
 std::optional<Instruction> Explorer::fetch(Node& n) {
@@ -169,8 +169,7 @@ std::optional<Instruction> Explorer::fetch(Node& n) {
     auto [at, instruction] = std::move(*n.emulate);
     n.emulate.reset();
     n.cpu.pc = at;
-    n.events.push_back(
-        Event{.kind = Event::Kind::Handler, .pc = at, .wordTerm = instruction.term, .length = instruction.bytes});
+    n.events.push_back(event::Handler{.pc = at, .emulated = instruction.term, .length = instruction.bytes});
     return instruction;
   }
   if (!n.located) {
@@ -218,7 +217,7 @@ void Explorer::forkInterrupt(Node& n) {
   child.cpu.interrupt();
   child.observers = after;
   ++child.interrupts;
-  child.events.push_back(Event{.kind = Event::Kind::Interrupt, .pc = child.cpu.pc, .taken = inSlot});
+  child.events.push_back(event::Interrupt{.resumesAt = child.cpu.pc, .inDelaySlot = inSlot});
   later(std::move(child));
 }
 
