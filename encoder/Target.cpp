@@ -33,4 +33,11 @@ std::string IsaPlugin::disassembleBytes(std::span<const uint8_t> bytes, uint64_t
   return disassemble(value, unsigned(bytes.size()), address, t);
 }
 
+// An ISA without a patching half of its own: nothing restricts what may
+// change under a running CPU, and it has no patch breakpoint.
+const IsaPatching& IsaPlugin::patching() const {
+  static const IsaPatching none;
+  return none;
+}
+
 }  // namespace patchcheck

@@ -55,7 +55,7 @@ void print(const SynthResult& r, const Spec& spec, const Target& t, double secon
   }
   if (r.orders.empty() && !r.undecided) {
     std::cout << "  no safe order exists: every order of single-" << (spec.byteUnits ? "byte" : "word") << " writes"
-              << (spec.byteUnits && t.isa->patchBreakpoint() ? " (" + std::string(*t.isa->patchBreakpoint()) +
+              << (spec.byteUnits && t.isa->patching().patchBreakpoint() ? " (" + std::string(*t.isa->patching().patchBreakpoint()) +
                                                                    " where an instruction starts included)"
                                                              : "")
               << (r.failures.empty() ? "" : " fails") << " (with any barriers)\n";

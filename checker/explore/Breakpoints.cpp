@@ -5,7 +5,7 @@ namespace patchcheck {
 std::variant<Breakpoints, Diagnostics> transitionBreakpoints(const SiteInstance& site, const TransitionSpec& t) {
   Breakpoints out;
   Diagnostics errs;
-  const IsaPlugin& isa = *site.target().isa;
+  const IsaPatching& isa = site.target().isa->patching();
   if (!isa.patchBreakpoint() || !site.spec().byteUnits) return out;
   for (const StepSpec& s : t.steps) {
     // text_poke_bp publishes the new instruction of each address it

@@ -18,7 +18,7 @@ using Breakpoints = std::map<unsigned, std::shared_ptr<const WordImage>>;
 // Empty for a site or ISA without the protocol. A breakpoint where no
 // instruction of `to` starts is in no vector (a CPU that runs it takes #BP
 // unhandled). An error for an instruction the spec's handler would have to
-// emulate but the kernel's cannot (IsaPlugin::breakpointRefuses).
+// emulate but the kernel's cannot (IsaPatching::breakpointRefuses).
 std::variant<Breakpoints, Diagnostics> transitionBreakpoints(const SiteInstance&, const TransitionSpec&);
 
 // The units where an instruction of `from`, of `to` or an interim value

@@ -338,7 +338,7 @@ class Explorer final : public Executor<Node>::Client {
 
   // Arm's CMODX rule: fetching version v of word i while a later write to
   // it may be under way is defined only when both instructions are on the
-  // architecture's list (IsaPlugin::concurrentlyModifiable).
+  // architecture's list (IsaPatching::concurrentlyModifiable).
   std::optional<std::string> cmodxRace(const std::vector<Observer>& obs, unsigned i, unsigned v) const;
 
   // The pass fetches this version of word i.

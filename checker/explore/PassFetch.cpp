@@ -38,14 +38,14 @@ std::vector<Explorer::Group> Explorer::groupsOf(const std::vector<Observer>& obs
 std::vector<const WordImage*> Explorer::mixesOf(const std::vector<Observer>& obs, unsigned i, unsigned v) {
   const auto& vers = s_.versions[i];
   std::vector<const WordImage*> out;
-  if (!t_.isa->mixesUnderModification(vers[v].assembled)) return out;
+  if (!t_.isa->patching().mixesUnderModification(vers[v].assembled)) return out;
   std::vector<unsigned> racing;
   for (const Observer& o : obs)
     for (unsigned j : s_.fetch->racingVersions(o, i, v))
       if (std::find(racing.begin(), racing.end(), j) == racing.end()) racing.push_back(j);
   for (unsigned j : racing) {
-    if (!t_.isa->mixesUnderModification(vers[j].assembled) || vers[j].sameAs(vers[v])) continue;
-    std::optional<uint64_t> field = t_.isa->mixableTargetField(vers[v].assembled, vers[j].assembled);
+    if (!t_.isa->patching().mixesUnderModification(vers[j].assembled) || vers[j].sameAs(vers[v])) continue;
+    std::optional<uint64_t> field = t_.isa->patching().mixableTargetField(vers[v].assembled, vers[j].assembled);
     if (!field) {
       // Two kinds of conditional branch: their fields do not line up, and
       // this model does not build the crossed instruction.
@@ -111,7 +111,7 @@ std::optional<Instruction> Explorer::fetchVersions(Node& n, unsigned i) {
 
 std::optional<std::string> Explorer::cmodxRace(const std::vector<Observer>& obs, unsigned i, unsigned v) const {
   const auto& vers = s_.versions[i];
-  auto listed = [&](unsigned k) { return t_.isa->concurrentlyModifiable(vers[k].assembled); };
+  auto listed = [&](unsigned k) { return t_.isa->patching().concurrentlyModifiable(vers[k].assembled); };
   for (const Observer& o : obs)
     for (unsigned j : s_.fetch->racingVersions(o, i, v)) {
       // A write of the bits the word already holds modifies nothing.
@@ -119,7 +119,7 @@ std::optional<std::string> Explorer::cmodxRace(const std::vector<Observer>& obs,
       return s_.site->spec().unitName(i) + " changes from '" + vers[v].source + "' to '" + vers[j].source +
              "' while this pass may fetch it: concurrent modification and execution of instructions is "
              "CONSTRAINED UNPREDICTABLE unless both are on the Arm ARM's CMODX list (" +
-             t_.isa->concurrentModificationList() + ")";
+             t_.isa->patching().concurrentModificationList() + ")";
     }
   return std::nullopt;
 }

@@ -158,11 +158,11 @@ class Search {
         // bytes are no instructions of their own.
         // Not where the kernel's handler could not emulate it (the spec
         // would be refused).
-        auto trap = site_.target().isa->patchBreakpoint();
+        auto trap = site_.target().isa->patching().patchBreakpoint();
         const auto& starts = site_.instructions(base_.to);
         auto at = starts.find(i);
         bool refused = at != starts.end() && spec_.model.breakpoint == ModelSpec::Breakpoint::Emulate &&
-                       site_.target().isa->breakpointRefuses(at->second->assembled, spec_.model.breakpointKernel);
+                       site_.target().isa->patching().breakpointRefuses(at->second->assembled, spec_.model.breakpointKernel);
         if (trap && at != starts.end() && !refused) p.interims.push_back(WordSpec{std::string(*trap), base_.where});
         continue;
       }

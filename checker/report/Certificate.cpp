@@ -90,7 +90,7 @@ nlohmann::json certificateInputs(const Spec& spec, unsigned timeoutMs) {
                 {"delay_slot_interrupts", spec.model.delaySlotInterrupts},
                 {"solver_timeout_ms", timeoutMs}};
   // What the breakpoint handler does decides what a breakpoint step proves.
-  if (spec.target.isa->patchBreakpoint()) {
+  if (spec.target.isa->patching().patchBreakpoint()) {
     using B = ModelSpec::Breakpoint;
     B b = spec.model.breakpoint;
     c["model"]["int3_handler"] = b == B::Emulate ? "emulate" : b == B::Skip ? "skip" : "none";

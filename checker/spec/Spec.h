@@ -173,7 +173,7 @@ struct ModelSpec {
   enum class Breakpoint { Emulate, Skip, None };
   Breakpoint breakpoint = Breakpoint::Emulate;
   // `int3_kernel`: the Linux version whose handler emulates (which
-  // instructions it can; IsaPlugin::breakpointRefuses). Newest when unset.
+  // instructions it can; IsaPatching::breakpointRefuses). Newest when unset.
   KernelVersion breakpointKernel;
 };
 

@@ -776,7 +776,7 @@ class SpecLoader {
       m.delaySlotInterrupts = boolean(*n, "delay_slot_interrupts").value_or(true);
     if (const toml::node* n = t.get("int3_handler")) {
       spec_.breakpointWhere = at(*n);
-      if (spec_.target.isa->patchBreakpoint() != std::optional<std::string_view>("int3"))
+      if (spec_.target.isa->patching().patchBreakpoint() != std::optional<std::string_view>("int3"))
         error(at(*n), "int3_handler applies to x86 sites (text_poke_bp's breakpoint), not " +
                           std::string(spec_.target.isa->family()));
       else if (auto b = choice(*n, "int3_handler", kBreakpoints)) m.breakpoint = *b;
@@ -784,9 +784,9 @@ class SpecLoader {
     if (const toml::node* n = t.get("int3_kernel")) {
       auto v = string(*n, "int3_kernel");
       auto k = v ? KernelVersion::parse(*v) : std::nullopt;
-      auto problem = k ? spec_.target.isa->breakpointKernelProblem(*k) : std::nullopt;
+      auto problem = k ? spec_.target.isa->patching().breakpointKernelProblem(*k) : std::nullopt;
       if (!v) {
-      } else if (spec_.target.isa->patchBreakpoint() != std::optional<std::string_view>("int3")) {
+      } else if (spec_.target.isa->patching().patchBreakpoint() != std::optional<std::string_view>("int3")) {
         error(at(*n), "int3_kernel applies to x86 sites (text_poke_bp's breakpoint), not " +
                           std::string(spec_.target.isa->family()));
       } else if (m.breakpoint != ModelSpec::Breakpoint::Emulate) {

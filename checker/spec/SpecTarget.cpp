@@ -115,7 +115,7 @@ Diagnostics checkFits(const Spec& spec, const Target& t) {
   else if (!allowed)
     errors.push_back({here(spec.fetchWhere), given + " is " + std::string(fetch.description()) + "; " + family +
                                                  " uses " + fetchModelsText(*t.isa)});
-  if (spec.breakpointWhere.line && t.isa->patchBreakpoint() != std::optional<std::string_view>("int3"))
+  if (spec.breakpointWhere.line && t.isa->patching().patchBreakpoint() != std::optional<std::string_view>("int3"))
     errors.push_back({spec.breakpointWhere, "int3_handler applies to x86 sites (text_poke_bp's breakpoint), not " + family});
   // The steps of the model the target would run: the spec's, else its ISA's default.
   const FetchRules& steps = allowed ? fetch : defaultFetchModel(*t.isa);

@@ -9,6 +9,7 @@
 #include "encoder/arm64/Cmodx.h"
 #include "encoder/arm64/Decoder.h"
 #include "encoder/arm64/Litmus.h"
+#include "encoder/arm64/Patching.h"
 #include "encoder/arm64/Printer.h"
 #include "encoder/arm64/SymbolicWord.h"
 
@@ -105,18 +106,10 @@ class Arm64Isa final : public patchcheck::IsaPlugin {
   std::string_view litmusArchitecture() const override { return "AArch64"; }
   const LitmusDialect* litmus() const override { return &litmusDialect(); }
   // The Arm ARM's list for concurrent modification and execution (CMODX,
-  // B2.2.5; encoder/arm64/Cmodx): old and new must both be on it.
-  bool concurrentlyModifiable(const Unit& u) const override {
-    if (!unitOf(u).isInstruction()) return true;
-    return cmodxListed(uint32_t(u.bits));
-  }
-  std::string concurrentModificationList() const override { return cmodxListText(); }
-  bool mixesUnderModification(const Unit& u) const override {
-    return unitOf(u).isInstruction() && cmodxMixes(uint32_t(u.bits));
-  }
-  std::optional<uint64_t> mixableTargetField(const Unit& a, const Unit& b) const override {
-    if (!unitOf(a).isInstruction() || !unitOf(b).isInstruction()) return std::nullopt;
-    return cmodxTargetField(uint32_t(a.bits), uint32_t(b.bits));
+  // B2.2.5; encoder/arm64/Patching.cpp).
+  const IsaPatching& patching() const override {
+    static const auto p = cmodxPatching([](const Unit& u) { return unitOf(u).isInstruction(); });
+    return *p;
   }
 
   std::string tableText() const override {

@@ -1,0 +1,67 @@
+#pragma once
+// The patching half of an ISA plug-in: what the architecture (and its
+// kernel) says about code that changes while other CPUs run it, apart from
+// how instructions are encoded (encoder/Isa.h) and what they do
+// (model/IsaModel.h). The fetch models an ISA takes stay with the plug-in
+// (IsaPlugin::fetchModels): they are the axis checker/fetch/ names.
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "encoder/Assembly.h"
+#include "encoder/KernelVersion.h"
+
+namespace patchcheck {
+
+class IsaPatching {
+ public:
+  virtual ~IsaPatching() = default;
+
+  // ---- concurrent modification (arm64: the Arm ARM's CMODX list)
+  // May this instruction be replaced while another CPU executes it (and
+  // replace one)? Only an ISA with such a list says no.
+  virtual bool concurrentlyModifiable(const Unit&) const { return true; }
+  // That list as text, with the manual and revision it follows, for reports.
+  virtual std::string concurrentModificationList() const { return ""; }
+  // Is `u` a conditional branch whose fields the architecture lets a racing
+  // fetch mix with another version's (arm64: B.cond, CBZ/CBNZ, TBZ/TBNZ)?
+  virtual bool mixesUnderModification(const Unit& u) const {
+    (void)u;
+    return false;
+  }
+  // When `a` and `b` are such branches of one kind: the bits of the target
+  // field. A fetch racing the write from one to the other may run the
+  // condition fields of either with the target of either (arm64: Arm ARM
+  // B2.2.5). nullopt when the two are not such a pair.
+  virtual std::optional<uint64_t> mixableTargetField(const Unit& a, const Unit& b) const {
+    (void)a, (void)b;
+    return std::nullopt;
+  }
+
+  // ---- the patch breakpoint (x86 text_poke_bp)
+  // The instruction a patcher writes over a site's first byte so that a
+  // CPU fetching it traps while the rest changes (x86: int3), if the ISA
+  // has such a protocol. The model reports its execution as a
+  // FaultKind::Break at its address.
+  virtual std::optional<std::string_view> patchBreakpoint() const { return std::nullopt; }
+  // Is this assembled unit that breakpoint, by its bytes (however it was
+  // spelt: x86 `int3`, `INT3`, `.byte 0xcc`)?
+  virtual bool isPatchBreakpoint(const Unit& u) const {
+    (void)u;
+    return false;
+  }
+  // Why the breakpoint handler of `kernel` cannot emulate `insn` as the
+  // new instruction of a breakpointed address (the kernel refuses to patch
+  // it), if so.
+  virtual std::optional<std::string> breakpointRefuses(const Unit& insn, KernelVersion kernel) const {
+    (void)insn, (void)kernel;
+    return std::nullopt;
+  }
+  // Why the plug-in cannot say what that kernel's handler emulates, if so.
+  virtual std::optional<std::string> breakpointKernelProblem(KernelVersion kernel) const {
+    (void)kernel;
+    return std::nullopt;
+  }
+};
+
+}  // namespace patchcheck
