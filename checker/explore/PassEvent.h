@@ -25,7 +25,7 @@ struct Fetch {
   unsigned unit = 0;
   std::string versions;  // "new"; a byte-site instruction: "old new new" or "all old"
   z3::expr pc, term;
-  const WordImage* image = nullptr;
+  const UnitImage* image = nullptr;
   unsigned landed = 0;  // the writes every observer of the pass has seen landed
   std::shared_ptr<const MemoryOverlay> overlay = {};  // what the site's data units may read as
   unsigned length = 0;                               // byte site: the instruction's bytes
@@ -39,7 +39,7 @@ struct Fetch {
 struct Byte {
   unsigned unit = 0;
   std::string version;
-  const WordImage* image = nullptr;
+  const UnitImage* image = nullptr;
   unsigned landed = 0;
 };
 

@@ -145,7 +145,7 @@ bool Explorer::scheduleAllowed(const Node& n, const z3::model& m, size_t upto) c
     const Event& e = n.events[k];
     std::vector<Observer> next;
     // A unit's version the pass fetched: a unit site's fetch, or a byte.
-    const WordImage* image = nullptr;
+    const UnitImage* image = nullptr;
     unsigned unit = 0;
     if (const auto* f = as<event::Fetch>(e); f && f->image) image = f->image, unit = f->unit;
     if (const auto* b = as<event::Byte>(e)) image = b->image, unit = b->unit;

@@ -70,7 +70,7 @@ void Explorer::assumeCallOps() {
     std::vector<z3::expr> named;
     for (unsigned u = 0; u < s_.site->spec().entryUnit(); ++u) {
       if (!z3::eq(s_.site->unitAddress(u).simplify(), literal)) continue;
-      for (const WordImage& img : s_.versions[u]) {
+      for (const UnitImage& img : s_.versions[u]) {
         z3::expr v = img.symbolic.term.simplify();
         unsigned bits = v.get_sort().bv_size();
         if (bits != abi_.pointerBytes * 8) continue;  // not a pointer: no struct to speak of
@@ -262,7 +262,7 @@ std::vector<std::pair<Location, z3::expr>> Explorer::locate(const Node& n) {
   if (offset.is_numeral()) {
     auto off = int64_t(u64(offset));
     std::optional<unsigned> i = off == layout.end() ? std::optional<unsigned>(region) : layout.unitAt(off);
-    if (i) return {{Location{*i == region ? LocKind::RegionEnd : LocKind::Word, *i, "", ""}, c_.bool_val(true)}};
+    if (i) return {{Location{*i == region ? LocKind::RegionEnd : LocKind::Unit, *i, "", ""}, c_.bool_val(true)}};
   } else {
     // One question rules out the whole site region in the common case of
     // a jump to another function.
@@ -273,7 +273,7 @@ std::vector<std::pair<Location, z3::expr>> Explorer::locate(const Node& n) {
       z3::expr at = s_.site->unitAddress(i);
       z3::expr eq = (pc == at);
       if (feasible(n, eq))
-        out.push_back({Location{i == region ? LocKind::RegionEnd : LocKind::Word, i, "", ""}, eq});
+        out.push_back({Location{i == region ? LocKind::RegionEnd : LocKind::Unit, i, "", ""}, eq});
     }
   }
   for (const Entry& e : entries) {
@@ -313,15 +313,15 @@ std::optional<Instruction> Explorer::handle(Node& n, const Location& loc) {
       if (!n.inBody) exitCheck(n, loc, inSlot);
       finish(n);
       return std::nullopt;
-    case LocKind::Word:
-      if (loc.word == siteUnits() && !n.inBody && !inSlot) {
+    case LocKind::Unit:
+      if (loc.unit == siteUnits() && !n.inBody && !inSlot) {
         // F's body starts here: the untraced check, then the pass runs
         // the declared body words, which must still be the original ones.
         exitCheck(n, loc, false);
         n.inBody = true;
       }
-      if (loc.word == s_.site->spec().entryUnit() && n.steps > 0 && !reenter(n)) return std::nullopt;
-      return s_.site->spec().byteUnits ? fetchBytes(n, loc.word) : fetchVersions(n, loc.word);
+      if (loc.unit == s_.site->spec().entryUnit() && n.steps > 0 && !reenter(n)) return std::nullopt;
+      return s_.site->spec().byteUnits ? fetchBytes(n, loc.unit) : fetchVersions(n, loc.unit);
   }
   return std::nullopt;
 }

@@ -1,6 +1,6 @@
 #pragma once
 // The writer's side of a transition: its steps laid out in time, which
-// version of each word every write creates, and where the barriers are.
+// version of each site unit every write creates, and where the barriers are.
 // Time p means "the first p steps have happened" (0 .. steps.size()).
 #include <string>
 #include <vector>
@@ -11,8 +11,8 @@ namespace patchcheck {
 
 struct Write {
   unsigned step = 0;     // index into the transition's steps
-  unsigned word = 0;     // word index from F's entry
-  unsigned version = 0;  // version of that word this write creates (>= 1)
+  unsigned unit = 0;     // unit index in the site region
+  unsigned version = 0;  // version of that unit this write creates (>= 1)
   unsigned syncGroup = 0;   // barriers (sync or flush) before it
   unsigned flushGroup = 0;  // flushes before it
 };
@@ -22,33 +22,33 @@ struct Write {
 struct Maintenance {
   unsigned step = 0;
   StepSpec::Kind kind = StepSpec::Kind::Dsb;
-  unsigned word = 0;  // dc cvau, ic ivau
+  unsigned unit = 0;  // dc cvau, ic ivau
 };
 
 struct Timeline {
   unsigned stepCount = 0;
   std::vector<Maintenance> maintenance;
   std::vector<Write> writes;                  // in program order
-  std::vector<std::vector<unsigned>> byWord;  // word -> indexes into writes, in order
+  std::vector<std::vector<unsigned>> byUnit;  // unit -> indexes into writes, in order
   std::vector<unsigned> flushSteps;           // step indexes of flushes
   std::vector<unsigned> waitSteps;            // step indexes of waits
   std::vector<unsigned> dsbSteps;             // step indexes of dsb (arm64)
 
-  static Timeline of(const TransitionSpec&, unsigned siteWords);
+  static Timeline of(const TransitionSpec&, unsigned siteUnitCount);
 
-  // Index into `writes` of the write creating `version` of `word`.
-  unsigned writeOf(unsigned word, unsigned version) const { return byWord[word][version - 1]; }
-  unsigned versions(unsigned word) const { return unsigned(byWord[word].size()) + 1; }
+  // Index into `writes` of the write creating `version` of `unit`.
+  unsigned writeOf(unsigned unit, unsigned version) const { return byUnit[unit][version - 1]; }
+  unsigned versions(unsigned unit) const { return unsigned(byUnit[unit].size()) + 1; }
   // The units at or after `first` that some write changes, in order (the
   // fetched ones, when `first` is F's entry unit).
   std::vector<unsigned> writtenUnits(unsigned first) const {
     std::vector<unsigned> out;
-    for (unsigned i = first; i < byWord.size(); ++i)
-      if (!byWord[i].empty()) out.push_back(i);
+    for (unsigned i = first; i < byUnit.size(); ++i)
+      if (!byUnit[i].empty()) out.push_back(i);
     return out;
   }
-  // The version of `word` after the first p steps.
-  unsigned versionAt(unsigned word, unsigned p) const;
+  // The version of `unit` after the first p steps.
+  unsigned versionAt(unsigned unit, unsigned p) const;
   // The first wait step at or after p (stepCount if none).
   unsigned nextWait(unsigned p) const;
   // Writes every fetch must see once p steps have happened (before a flush < p).

@@ -50,7 +50,7 @@ class ArmRules final : public FetchRules {
   std::vector<std::vector<unsigned>> floors(const Timeline& tl, const ModelSpec& m) const override {
     std::vector<std::vector<unsigned>> out;
     CacheMaintenance cm(m.cacheType);
-    unsigned words = unsigned(tl.byWord.size());
+    unsigned words = unsigned(tl.byUnit.size());
     auto snapshot = [&] {
       std::vector<unsigned> f(words);
       for (unsigned i = 0; i < words; ++i) f[i] = cm.floor(i);
@@ -59,7 +59,7 @@ class ArmRules final : public FetchRules {
     auto inMemory = [&](unsigned word, unsigned p) {
       unsigned n = tl.completedWrites(p + 1), v = 0;
       for (unsigned k = 0; k < n; ++k)
-        if (tl.writes[k].word == word) ++v;
+        if (tl.writes[k].unit == word) ++v;
       return v;
     };
     snapshot();
@@ -68,8 +68,8 @@ class ArmRules final : public FetchRules {
       for (; next < tl.maintenance.size() && tl.maintenance[next].step == p; ++next) {
         const Maintenance& mt = tl.maintenance[next];
         switch (mt.kind) {
-          case StepSpec::Kind::DcCvau: cm.clean(0, mt.word, tl.versionAt(mt.word, p)); break;
-          case StepSpec::Kind::IcIvau: cm.invalidate(0, mt.word, inMemory(mt.word, p)); break;
+          case StepSpec::Kind::DcCvau: cm.clean(0, mt.unit, tl.versionAt(mt.unit, p)); break;
+          case StepSpec::Kind::IcIvau: cm.invalidate(0, mt.unit, inMemory(mt.unit, p)); break;
           case StepSpec::Kind::Dsb: cm.barrier(0); break;
           default: break;  // isb, ipi: nothing another CPU's fetch depends on (docs/model.md)
         }
