@@ -8,6 +8,7 @@
 #include "encoder/arm64/Assembler.h"
 #include "encoder/arm64/Cmodx.h"
 #include "encoder/arm64/Decoder.h"
+#include "encoder/arm64/Kprobes.h"
 #include "encoder/arm64/Litmus.h"
 #include "encoder/arm64/Printer.h"
 #include "encoder/arm64/SymbolicWord.h"
@@ -117,6 +118,18 @@ class Arm64Isa final : public patchcheck::IsaPlugin {
   std::optional<uint64_t> mixableTargetField(const Unit& a, const Unit& b) const override {
     if (!unitOf(a).isInstruction() || !unitOf(b).isInstruction()) return std::nullopt;
     return cmodxTargetField(uint32_t(a.bits), uint32_t(b.bits));
+  }
+
+  // kprobes plant `brk #0x4` (arch/arm64/kernel/probes/kprobes.c,
+  // arch_arm_kprobe) and run the probed word as decode-insn.c says
+  // (encoder/arm64/Kprobes.cpp).
+  std::optional<std::string_view> probeBreakpoint() const override { return "brk #0x4"; }
+  bool isProbeBreakpoint(const Unit& u) const override {
+    return u.bytes == 4 && u.isConcrete() && unitOf(u).isInstruction() && uint32_t(u.bits) == kKprobeBrk;
+  }
+  KprobeRun kprobeRun(const Unit& insn) const override {
+    if (!unitOf(insn).isInstruction()) return {KprobeRun::Refused, "'" + insn.source + "' is data, not an instruction"};
+    return arm64::kprobeRun(uint32_t(insn.bits));
   }
 
   std::string tableText() const override {

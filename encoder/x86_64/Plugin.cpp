@@ -7,6 +7,7 @@
 
 #include "encoder/x86_64/Assembler.h"
 #include "encoder/x86_64/InstructionTable.h"
+#include "encoder/x86_64/Kprobes.h"
 #include "encoder/x86_64/Length.h"
 #include "encoder/x86_64/Printer.h"
 #include "encoder/x86_64/SymbolicBytes.h"
@@ -146,6 +147,13 @@ class X86Isa final : public patchcheck::IsaPlugin {
            std::string(jccEmulated ? "jcc rel8 and rel32, " : "") +
            "ret, int3 and the nops 66 90 and 0f 1f 44 00 00; the kernel BUG()s on '" + insn.source + "'";
   }
+
+  // kprobes plant the same int3 over the probed instruction's first byte
+  // (arch_arm_kprobe) and run the instruction as if in place
+  // (encoder/x86_64/Kprobes.cpp).
+  std::optional<std::string_view> probeBreakpoint() const override { return "int3"; }
+  bool isProbeBreakpoint(const Unit& u) const override { return isPatchBreakpoint(u); }
+  KprobeRun kprobeRun(const Unit& insn) const override { return x86_64::kprobeRun(insn); }
 
   // An instruction may start at any byte, and so may a function: GCC's
   // -falign-functions (16 by default at -O2, CONFIG_FUNCTION_ALIGNMENT on
