@@ -75,7 +75,10 @@ Counterexample Explorer::counterexample(const Node& n, const z3::model& m) {
     } else if (e.kind == Event::Kind::Handler) {
       std::string where = nameAddress(u64(m.eval(*e.pc, true)), m);
       if (e.wordTerm) {
-        cx.trace.push_back(traceStep(t_, m, *e.pc, *e.wordTerm, "emulated by the int3 handler"));
+        cx.trace.push_back(
+            traceStep(t_, m, *e.pc, *e.wordTerm, e.versionName.empty() ? "emulated by the int3 handler" : e.versionName));
+      } else if (!e.versionName.empty()) {
+        cx.details.push_back(e.versionName + where);
       } else {
         cx.details.push_back("the int3 handler skips the instruction being patched: the pass resumes at " + where);
         if (!cx.trace.empty()) cx.trace.back().note += "<- trap: the handler resumes at " + where;
