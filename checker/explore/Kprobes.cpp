@@ -5,12 +5,12 @@ namespace {
 
 // A state's instructions by unit: decoded from the first byte on a byte
 // site, one per word otherwise.
-std::map<unsigned, std::shared_ptr<const WordImage>> instructionsOf(const SiteInstance& site, const std::string& state) {
+std::map<unsigned, std::shared_ptr<const UnitImage>> instructionsOf(const SiteInstance& site, const std::string& state) {
   if (site.spec().byteUnits) return site.instructions(state);
-  std::map<unsigned, std::shared_ptr<const WordImage>> out;
+  std::map<unsigned, std::shared_ptr<const UnitImage>> out;
   const auto& words = site.state(state);
   for (unsigned u = site.spec().entryUnit(); u < site.spec().siteUnits(); ++u)
-    out[u] = std::make_shared<const WordImage>(words[u]);
+    out[u] = std::make_shared<const UnitImage>(words[u]);
   return out;
 }
 

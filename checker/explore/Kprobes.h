@@ -14,7 +14,7 @@
 namespace patchcheck {
 
 struct Kprobe {
-  std::shared_ptr<const WordImage> insn;  // the probed instruction, at the probe's unit
+  std::shared_ptr<const UnitImage> insn;  // the probed instruction, at the probe's unit
   IsaPlugin::KprobeRun::Kind run = IsaPlugin::KprobeRun::InPlace;
   std::set<std::string> armedIn;  // the states that hold the breakpoint there
 };
