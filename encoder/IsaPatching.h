@@ -62,6 +62,29 @@ class IsaPatching {
     (void)kernel;
     return std::nullopt;
   }
+
+  // ---- kprobes
+  // The breakpoint register_kprobe plants over the first unit of a probed
+  // instruction (x86 int3, arm64 `brk #0x4`), if the plug-in models kprobes.
+  virtual std::optional<std::string_view> probeBreakpoint() const { return std::nullopt; }
+  // Is this assembled unit that breakpoint, by its bits?
+  virtual bool isProbeBreakpoint(const Unit& u) const {
+    (void)u;
+    return false;
+  }
+  // How the kprobe handler runs the probed instruction `insn` after the
+  // pre-handler: InPlace (simulated or emulated as at its own address),
+  // OutOfLine (a copy single-stepped in an instruction slot elsewhere, then
+  // the CPU resumes after the original), or Refused (register_kprobe
+  // fails; `why` says what the kernel checks).
+  struct KprobeRun {
+    enum Kind { InPlace, OutOfLine, Refused } kind = Refused;
+    std::string why;
+  };
+  virtual KprobeRun kprobeRun(const Unit& insn) const {
+    (void)insn;
+    return {KprobeRun::Refused, "kprobes are not modelled for this ISA"};
+  }
 };
 
 }  // namespace patchcheck

@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "checker/explore/Jobs.h"
+#include "checker/explore/Kprobes.h"
 #include "checker/explore/SiteInstance.h"
 #include "checker/explore/TrampolineProof.h"
 
@@ -76,6 +77,11 @@ TargetRun runTarget(const Spec& spec, const Target& t, const CheckOptions& opt, 
     return out;
   }
   const SiteInstance& site = std::get<SiteInstance>(made);
+  // A probe the kernel refuses is an input error, whatever is checked.
+  if (auto probes = siteKprobes(site); auto* e = std::get_if<Diagnostics>(&probes)) {
+    out.errors = *e;
+    return out;
+  }
   auto advance = [&](const std::string& what) {
     if (rc.progress) rc.progress->advance(spec.name + " " + t.str() + what);
   };

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "checker/explore/Breakpoints.h"
+#include "checker/explore/Kprobes.h"
 #include "checker/explore/PassExplorer.h"
 #include "checker/explore/SiteInstance.h"
 #include "checker/explore/TrampolineProof.h"
@@ -89,6 +90,8 @@ class SpecChecker {
     if (spec_.byteUnits)
       for (const auto& [unit, insn] : site_.instructions(st.name)) starts_.insert(unit);
     PassSetup ps = setup(tl, fm, declared);
+    // The state's own probes are registered (an armed probe stays so).
+    ps.kprobeLife = kprobeLife(probes(), st.name, st.name);
     for (unsigned i = 0; i < spec_.siteUnits(); ++i) ps.versions[i] = {site_.state(st.name)[i]};
     ps.trackReached = true;
     PassOutcome out = explorePasses(ps, prover_);
@@ -162,6 +165,8 @@ class SpecChecker {
     auto bp = transitionBreakpoints(site_, t);
     if (auto* e = std::get_if<Diagnostics>(&bp)) errs.insert(errs.end(), e->begin(), e->end());
     else breakpoints_ = std::get<Breakpoints>(std::move(bp));
+    probes();
+    errs.insert(errs.end(), kprobeErrors_.begin(), kprobeErrors_.end());
     if (!errs.empty()) return errs;
     // The steps must end in `to` (a synthesis prefix need not).
     for (unsigned i = 0; i < spec_.siteUnits() && !opt_.prefix; ++i)
@@ -198,6 +203,7 @@ class SpecChecker {
     for (const LineSplit& split : lineSplits()) {
       FetchModel fm(tl, spec_.model, t.when, split.lines);
       PassSetup ps = setup(tl, fm, allowed);
+      ps.kprobeLife = kprobeLife(probes(), t.from, t.to);
       ps.versions = versions;
       ps.versionNames = names;
       if (!split.when.is_true()) ps.assumptions.push_back(split.when);
@@ -230,6 +236,18 @@ class SpecChecker {
   // instruction there.
   Breakpoints breakpoints_;
   std::set<unsigned> starts_;  // PassSetup::instructionStarts
+  // The site's kprobes ([model] kprobe), made once; the errors go out with
+  // every transition's.
+  std::optional<Kprobes> kprobes_;
+  Diagnostics kprobeErrors_;
+  const Kprobes& probes() {
+    if (!kprobes_) {
+      auto k = siteKprobes(site_);
+      if (auto* e = std::get_if<Diagnostics>(&k)) kprobeErrors_ = std::move(*e), kprobes_.emplace();
+      else kprobes_ = std::get<Kprobes>(std::move(k));
+    }
+    return *kprobes_;
+  }
 
   unsigned regionUnits() const { return site_.regionUnits(); }
 
@@ -286,6 +304,9 @@ class SpecChecker {
     ps.instructionStarts = starts_;
     ps.breakpointHandler = spec_.model.breakpoint;
     ps.vectorOutlivesSteps = opt_.prefix;  // a synthesis prefix: the transition goes on
+    ps.kprobes = &probes();
+    // Which image of a merged fetch trapped is not kept: explore explicitly.
+    if (!ps.kprobes->empty()) ps.fetchChoices = FetchChoices::Explicit;
     ps.versions.resize(regionUnits());
     ps.versionNames.resize(regionUnits());
     for (unsigned i = spec_.siteUnits(); i < regionUnits(); ++i) {
@@ -358,6 +379,8 @@ class SpecChecker {
       PassSetup ps = setup(none, fm, allowed);
       for (unsigned i = 0; i < versions.size(); ++i) ps.versions[i] = {versions[i][contents[i]]};
       ps.witnessOnly = true;
+      // One moment inside the transition: every probe may be registered.
+      for (const auto& [unit, k] : probes()) ps.kprobeLife.during.insert(unit), ps.kprobeLife.after.insert(unit);
       PassOutcome out = explorePasses(ps, prover_);
       r.counts.queries += out.counts.queries;
       if (out.witnessed) {

@@ -69,12 +69,15 @@ struct Return {
   z3::expr pc;
 };
 
-// The patcher's breakpoint handler ran at `pc`: it emulated `emulated`
-// (`length` bytes) there, or, with none, skipped to `pc`.
+// A breakpoint handler ran: it emulated `emulated` (`length` bytes) at
+// `pc`, or, with none, resumed at `pc`. `by` says which handler and how
+// ("run in place by the kprobe handler"); empty: text_poke_bp's int3
+// handler.
 struct Handler {
   z3::expr pc;
   std::optional<z3::expr> emulated = {};
   unsigned length = 0;
+  std::string by = {};
 };
 
 }  // namespace patchcheck::passes::event

@@ -16,6 +16,7 @@
 #include "checker/explore/Budget.h"
 #include "checker/explore/FetchChoices.h"
 #include "checker/explore/FetchModel.h"
+#include "checker/explore/Kprobes.h"
 #include "checker/explore/Limits.h"
 #include "checker/explore/Prover.h"
 #include "checker/explore/SiteInstance.h"
@@ -64,6 +65,12 @@ struct PassSetup {
   // in its middle (a graph's intermediate state). Otherwise a breakpoint
   // still fetchable after the last step finds no handler.
   bool vectorOutlivesSteps = false;
+  // kprobes ([model] kprobe): the site's probes, and which of them are
+  // registered while the steps run and once they are done. A pass that
+  // executes a registered probe's breakpoint runs the probed instruction
+  // through the kprobe handler.
+  const Kprobes* kprobes = nullptr;
+  KprobeLife kprobeLife;
   // Further facts this exploration assumes (the placement's I-cache line
   // split under stale).
   std::vector<z3::expr> assumptions;

@@ -75,6 +75,10 @@ struct Node : Execution {
   unsigned fetchedAt = 0;           // byte site: the unit the last instruction started at
   // The breakpoint handler runs this instruction at `.first` next.
   std::optional<std::pair<z3::expr, Instruction>> emulate;
+  std::string emulatedBy;  // which handler, for the trace (empty: text_poke_bp's int3 handler)
+  // The kprobe handler stepped the probed instruction out of line: a pc
+  // at `.first` (the end of the slot's copy) resumes at `.second`.
+  std::optional<std::pair<z3::expr, z3::expr>> resumeFromSlot;
 };
 
 class Explorer final : public Executor<Node>::Client {
@@ -363,6 +367,12 @@ class Explorer final : public Executor<Node>::Client {
   // new instruction (or, before Linux 5.2, skips it). A breakpoint
   // anywhere else is no patch's and stays a fault.
   bool breakpointHandled(Node& c, const Fault& f);
+  // The kprobe breakpoint of a registered probe, executed: the handler
+  // runs the probed instruction in place or in its slot (PassKprobe.cpp).
+  // A hazard when the handler may run after the steps, once the probe is
+  // unregistered and its data freed.
+  bool kprobeHandled(Node& c, const Fault& f);
+  std::optional<z3::expr> kprobeSlot_;  // where out-of-line copies lie
 
   // ---- one query per distinct path
   void finish(Node& n);

@@ -82,7 +82,10 @@ Counterexample Explorer::counterexample(const Node& n, const z3::model& m) {
     } else if (const auto* e = as<event::Handler>(ev)) {
       std::string where = nameAddress(u64(m.eval(e->pc, true)), m);
       if (e->emulated) {
-        cx.trace.push_back(traceStep(t_, m, e->pc, *e->emulated, "emulated by the int3 handler"));
+        cx.trace.push_back(
+            traceStep(t_, m, e->pc, *e->emulated, e->by.empty() ? "emulated by the int3 handler" : e->by));
+      } else if (!e->by.empty()) {
+        cx.details.push_back(e->by + where);
       } else {
         cx.details.push_back("the int3 handler skips the instruction being patched: the pass resumes at " + where);
         if (!cx.trace.empty()) cx.trace.back().note += "<- trap: the handler resumes at " + where;

@@ -163,13 +163,27 @@ void Explorer::settled(Node& n, bool taken) {
 }
 
 std::optional<Instruction> Explorer::fetch(Node& n) {
+  if (n.resumeFromSlot && !n.emulate) {
+    // After the copy in the slot, the kprobe handler resumes after the
+    // probed instruction (arm64 post_kprobe_handler: the BRK after the
+    // copy). A copy that branched elsewhere goes on from there.
+    auto [slotEnd, back] = std::move(*n.resumeFromSlot);
+    n.resumeFromSlot.reset();
+    z3::expr off = (n.cpu.pc - slotEnd).simplify();
+    if (off.is_numeral() && u64(off) == 0) {
+      n.cpu.pc = back;
+      n.events.push_back(event::Handler{.pc = back, .by = "the kprobe handler resumes after the probed instruction at "});
+    }
+  }
   if (n.emulate) {
     // The breakpoint handler emulates the new instruction where the
     // breakpoint lies (poke_int3_handler): as if the CPU ran it there.
     auto [at, instruction] = std::move(*n.emulate);
     n.emulate.reset();
     n.cpu.pc = at;
-    n.events.push_back(event::Handler{.pc = at, .emulated = instruction.term, .length = instruction.bytes});
+    n.events.push_back(event::Handler{
+        .pc = at, .emulated = instruction.term, .length = instruction.bytes, .by = std::move(n.emulatedBy)});
+    n.emulatedBy.clear();
     return instruction;
   }
   if (!n.located) {
@@ -351,7 +365,10 @@ bool Explorer::stepped(Node& c, const std::vector<Fault>& faults, size_t effects
     }
   for (const Fault& f : faults) {
     if (f.kind == FaultKind::Wait) continue;  // sleeps until an interrupt: harmless
-    if (f.kind == FaultKind::Break && breakpointHandled(c, f)) continue;
+    if (f.kind == FaultKind::Break) {
+      size_t hazards = c.hazards.size();
+      if (breakpointHandled(c, f) || (c.hazards.size() == hazards && kprobeHandled(c, f))) continue;
+    }
     if (f.kind == FaultKind::Unpredictable && s_.unpredictableAsHardware) continue;
     z3::expr when = f.when.simplify();
     if (when.is_false()) continue;

@@ -10,6 +10,7 @@
 #include <set>
 
 #include "checker/explore/Breakpoints.h"
+#include "checker/explore/Kprobes.h"
 #include "checker/explore/PassExplorer.h"
 #include "checker/explore/Progress.h"
 #include "checker/explore/Timeline.h"
@@ -39,7 +40,7 @@ BehaviourSpec unionOf(const BehaviourSpec& a, const BehaviourSpec& b) {
 // version per word), and the first broken rule.
 void observe(GraphNode& n, const Contents& c, const Versions& v, const SiteInstance& site, const ModelSpec& model,
              const BehaviourSpec& allowed, const Breakpoints& breakpoints, const std::set<unsigned>& starts,
-             const CheckOptions& opt, unsigned maxSeconds) {
+             const Kprobes& kprobes, const KprobeLife& life, const CheckOptions& opt, unsigned maxSeconds) {
   Timeline tl = Timeline::of(TransitionSpec{}, site.regionUnits());
   FetchModel fm(tl, model, When::Live);
   PassSetup ps;
@@ -56,6 +57,8 @@ void observe(GraphNode& n, const Contents& c, const Versions& v, const SiteInsta
   ps.breakpoints = breakpoints;
   ps.breakpointHandler = model.breakpoint;
   ps.vectorOutlivesSteps = true;
+  ps.kprobes = &kprobes;  // and the probes the transition keeps registered
+  ps.kprobeLife = life;
   ps.instructionStarts = starts;
   ps.budget.maxSeconds = maxSeconds;
   for (unsigned i = 0; i < site.regionUnits(); ++i) {
@@ -120,6 +123,10 @@ std::variant<TransitionPicture, Diagnostics> transitionPicture(const SiteInstanc
   if (auto* e = std::get_if<Diagnostics>(&bp)) return *e;
   const Breakpoints& breakpoints = std::get<Breakpoints>(bp);
   const std::set<unsigned> starts = instructionStarts(site, *t);
+  auto probes = siteKprobes(site);
+  if (auto* e = std::get_if<Diagnostics>(&probes)) return *e;
+  const Kprobes& kprobes = std::get<Kprobes>(probes);
+  const KprobeLife life = kprobeLife(kprobes, t->from, t->to);
   // The versions of each word, as the checker numbers them.
   Versions v;
   const auto& from = site.state(t->from);
@@ -231,7 +238,7 @@ std::variant<TransitionPicture, Diagnostics> transitionPicture(const SiteInstanc
         pic.unexplored = unsigned(pic.nodes.size() - i);
         break;
       }
-      observe(pic.nodes[i], byNode[i], v, site, spec.model, allowed, breakpoints, starts, opt,
+      observe(pic.nodes[i], byNode[i], v, site, spec.model, allowed, breakpoints, starts, kprobes, life, opt,
               unsigned(std::max(1.0, maxSeconds - spent)));
       progress.advance(pic.nodes[i].id);
     }

@@ -175,6 +175,12 @@ struct ModelSpec {
   // `int3_kernel`: the Linux version whose handler emulates (which
   // instructions it can; IsaPatching::breakpointRefuses). Newest when unset.
   KernelVersion breakpointKernel;
+  // `kprobe`: the state whose instructions are probed (empty: no kprobes).
+  // Where another state holds the ISA's probe breakpoint
+  // (IsaPatching::probeBreakpoint) over the first unit of one of them, a
+  // kprobe is armed there, and a pass that executes the breakpoint runs
+  // that instruction through the kprobe handler (docs/model.md "kprobes").
+  std::string kprobe;
 };
 
 struct Spec {
@@ -210,7 +216,7 @@ struct Spec {
   // Where the items that only some ISAs take stand, for the errors of a
   // target other than the one the spec was read for (SpecTarget.h): [site]
   // words or bytes, [model] fetch and int3_handler (line 0: not written).
-  SourceLocation unitsWhere, fetchWhere, breakpointWhere;
+  SourceLocation unitsWhere, fetchWhere, breakpointWhere, kprobeWhere;
 
   std::vector<SymbolSpec> symbols;
   std::vector<RegionSpec> regions;    // spec-given; ISA defaults fill the rest

@@ -735,7 +735,7 @@ class SpecLoader {
 
   void loadModel(const toml::table& t) {
     onlyKeys(t, {"fetch", "cache_type", "line_bytes", "preemption", "delay_slot_interrupts", "unpredictable",
-                 "int3_handler", "int3_kernel"},
+                 "int3_handler", "int3_kernel", "kprobe"},
              "in [model]");
     ModelSpec& m = spec_.model;
     if (const toml::node* n = t.get("fetch"))
@@ -801,6 +801,18 @@ class SpecLoader {
     }
     if (const toml::node* n = t.get("unpredictable"))
       if (auto u = choice(*n, "unpredictable", kUnpredictable)) m.unpredictableAsHardware = *u;
+    if (const toml::node* n = t.get("kprobe"))
+      if (auto s = string(*n, "kprobe")) {
+        spec_.kprobeWhere = at(*n);
+        if (!spec_.target.isa->patching().probeBreakpoint())
+          error(at(*n), "kprobe: patchcheck models kprobes on x86 and arm64, not " +
+                            std::string(spec_.target.isa->family()));
+        else if (!spec_.state(*s))
+          error(at(*n), "kprobe names the state of the probed instructions: unknown state '" + *s + "'" +
+                            suggest(*s, stateNames()));
+        else
+          m.kprobe = *s;
+      }
   }
 
   void loadTransitions(const toml::node& n) {

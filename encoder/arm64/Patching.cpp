@@ -1,12 +1,14 @@
 #include "encoder/arm64/Patching.h"
 
 #include "encoder/arm64/Cmodx.h"
+#include "encoder/arm64/Kprobes.h"
 
 namespace patchcheck::arm64 {
 namespace {
 
 // Arm ARM B2.2.5: old and new instruction must both be on the CMODX list;
 // B.cond, CBZ/CBNZ and TBZ/TBNZ may be fetched with the fields of either.
+// And kprobes.
 class CmodxPatching final : public IsaPatching {
  public:
   explicit CmodxPatching(std::function<bool(const Unit&)> isInstruction) : isInstruction_(std::move(isInstruction)) {}
@@ -21,6 +23,18 @@ class CmodxPatching final : public IsaPatching {
   std::optional<uint64_t> mixableTargetField(const Unit& a, const Unit& b) const override {
     if (!isInstruction_(a) || !isInstruction_(b)) return std::nullopt;
     return cmodxTargetField(uint32_t(a.bits), uint32_t(b.bits));
+  }
+
+  // kprobes plant `brk #0x4` (arch/arm64/kernel/probes/kprobes.c,
+  // arch_arm_kprobe) and run the probed word as decode-insn.c says
+  // (encoder/arm64/Kprobes.cpp).
+  std::optional<std::string_view> probeBreakpoint() const override { return "brk #0x4"; }
+  bool isProbeBreakpoint(const Unit& u) const override {
+    return u.bytes == 4 && u.isConcrete() && isInstruction_(u) && uint32_t(u.bits) == kKprobeBrk;
+  }
+  KprobeRun kprobeRun(const Unit& insn) const override {
+    if (!isInstruction_(insn)) return {KprobeRun::Refused, "'" + insn.source + "' is data, not an instruction"};
+    return arm64::kprobeRun(uint32_t(insn.bits));
   }
 
  private:

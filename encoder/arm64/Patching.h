@@ -1,5 +1,6 @@
 #pragma once
-// arm64's patching half (encoder/IsaPatching.h): the Arm ARM's CMODX list.
+// arm64's patching half (encoder/IsaPatching.h): the Arm ARM's CMODX list
+// and kprobes.
 #include <functional>
 #include <memory>
 

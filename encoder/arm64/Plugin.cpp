@@ -8,6 +8,7 @@
 #include "encoder/arm64/Assembler.h"
 #include "encoder/arm64/Cmodx.h"
 #include "encoder/arm64/Decoder.h"
+#include "encoder/arm64/Kprobes.h"
 #include "encoder/arm64/Litmus.h"
 #include "encoder/arm64/Patching.h"
 #include "encoder/arm64/Printer.h"
@@ -106,7 +107,7 @@ class Arm64Isa final : public patchcheck::IsaPlugin {
   std::string_view litmusArchitecture() const override { return "AArch64"; }
   const LitmusDialect* litmus() const override { return &litmusDialect(); }
   // The Arm ARM's list for concurrent modification and execution (CMODX,
-  // B2.2.5; encoder/arm64/Patching.cpp).
+  // B2.2.5) and kprobes' `brk #0x4` (encoder/arm64/Patching.cpp).
   const IsaPatching& patching() const override {
     static const auto p = cmodxPatching([](const Unit& u) { return unitOf(u).isInstruction(); });
     return *p;

@@ -1,5 +1,7 @@
 #include "encoder/x86_64/Patching.h"
 
+#include "encoder/x86_64/Kprobes.h"
+
 namespace patchcheck::x86_64 {
 namespace {
 
@@ -45,6 +47,13 @@ class Int3Patching final : public IsaPatching {
            std::string(jccEmulated ? "jcc rel8 and rel32, " : "") +
            "ret, int3 and the nops 66 90 and 0f 1f 44 00 00; the kernel BUG()s on '" + insn.source + "'";
   }
+
+  // kprobes plant the same int3 over the probed instruction's first byte
+  // (arch_arm_kprobe) and run the instruction as if in place
+  // (encoder/x86_64/Kprobes.cpp).
+  std::optional<std::string_view> probeBreakpoint() const override { return "int3"; }
+  bool isProbeBreakpoint(const Unit& u) const override { return isPatchBreakpoint(u); }
+  KprobeRun kprobeRun(const Unit& insn) const override { return x86_64::kprobeRun(insn); }
 };
 
 }  // namespace

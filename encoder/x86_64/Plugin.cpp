@@ -7,6 +7,7 @@
 
 #include "encoder/x86_64/Assembler.h"
 #include "encoder/x86_64/InstructionTable.h"
+#include "encoder/x86_64/Kprobes.h"
 #include "encoder/x86_64/Length.h"
 #include "encoder/x86_64/Patching.h"
 #include "encoder/x86_64/Printer.h"
@@ -107,7 +108,7 @@ class X86Isa final : public patchcheck::IsaPlugin {
     return kFetch;
   }
   std::string_view defaultFetchModel() const override { return "x86"; }
-  // text_poke_bp's int3 (encoder/x86_64/Patching.cpp).
+  // text_poke_bp's int3 and kprobes' (encoder/x86_64/Patching.cpp).
   const IsaPatching& patching() const override { return int3Patching(); }
 
   // An instruction may start at any byte, and so may a function: GCC's
