@@ -234,7 +234,9 @@ std::variant<Program, Diagnostics> layOut(const Test& t, const FetchRules* fetch
     p.initialData[a] = 0;
   };
   for (const InitEntry& e : t.init) {
-    if (e.name.rfind("pte_", 0) == 0 || e.value.text.find('(') != std::string::npos) {
+    // PTE(...), not an instruction's text (RISC-V's `lw s0, 0(a4)`).
+    bool pte = e.value.kind != InitValue::Kind::Instruction && e.value.text.find('(') != std::string::npos;
+    if (e.name.rfind("pte_", 0) == 0 || pte) {
       errors.push_back(refuse(t, e.at, "page-table entries (" + e.name + ")"));
       continue;
     }

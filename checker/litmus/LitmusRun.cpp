@@ -34,6 +34,7 @@ struct Version {
   uint32_t value = 0;
   std::shared_ptr<const std::vector<unsigned>> view;  // never changed once made: copies share it
   unsigned viewId = 0;  // one number per distinct view in a test (Runner::viewIds_), for the state key
+  bool propagated = true;  // Ziccif: it has reached memory (a version of a store still buffered: false)
 };
 
 struct CpuState {
@@ -109,7 +110,7 @@ struct World {
     for (const auto& [a, b] : memory.pairs()) k.push_back(char(b));
     for (const auto& versions : code) {
       put(versions->size());
-      for (const Version& v : *versions) put(v.value), put(v.viewId);
+      for (const Version& v : *versions) put(v.value), put(v.viewId), put(v.propagated);
     }
     for (unsigned v : inMemory) put(v);
     cache.appendKey(k);
@@ -267,6 +268,9 @@ class Runner {
       }
       if (fetchesUnpropagated()) {
         w.inMemory[*word] = s.version;
+        auto marked = std::make_shared<std::vector<Version>>(*w.code[*word]);
+        (*marked)[s.version].propagated = true;
+        w.code[*word] = marked;
         continue;
       }
       auto grown = std::make_shared<std::vector<Version>>(*w.code[*word]);
@@ -306,7 +310,7 @@ class Runner {
       CpuState& nc = n.cpus[cpu];
       if (fetchRaisesBase())
         for (unsigned i = 0; i < nc.base.size(); ++i) nc.base[i] = std::max(nc.base[i], (*versions[v].view)[i]);
-      if (step(n, cpu, versions[v].value, *word)) {
+      if (step(n, cpu, versions[v].value, *word, versions[v].propagated)) {
         stack.push_back(std::move(n));
         any = true;
       }
@@ -322,7 +326,8 @@ class Runner {
 
   // Runs `value` as CPU `cpu`'s next instruction; false when it cannot run
   // yet (a barrier waiting for the CPU's stores to reach memory).
-  bool step(World& w, unsigned cpu, uint32_t value, unsigned word) {
+  // `propagated`: the version fetched has reached memory.
+  bool step(World& w, unsigned cpu, uint32_t value, unsigned word, bool propagated) {
     CpuState& c = w.cpus[cpu];
     const CodeWord& at = p_.code[word];
     Bytes visible;  // memory as this CPU reads it, made only for a step that may load
@@ -333,6 +338,11 @@ class Runner {
       return visible.pairs();
     });
 
+    // Zifencei: a fetch is ordered before the memory accesses of its own
+    // instruction, which a later fence.i orders before later fetches; a
+    // store such a fetch read is one the hart has seen, so it is in memory
+    // (herd's Ziccif-only CoFF+load-fencei, MP.FF+load-fencei).
+    if (!propagated && (!after.loaded.empty() || !after.storedBytes.empty())) return false;
     // Memory-model events first: may it run now?
     std::optional<uint64_t> returnAddress;
     bool context = false;
@@ -461,7 +471,7 @@ class Runner {
               return false;
             }
             auto grown = std::make_shared<std::vector<Version>>(*w.code[*word]);
-            grown->push_back({uint32_t(run.value), none_, 0});
+            grown->push_back({uint32_t(run.value), none_, 0, false});
             w.code[*word] = grown;
             version = unsigned(grown->size()) - 1;
           }

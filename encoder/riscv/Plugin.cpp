@@ -8,6 +8,7 @@
 #include "encoder/riscv/Assembler.h"
 #include "encoder/riscv/Decoder.h"
 #include "encoder/riscv/InstructionTable.h"
+#include "encoder/riscv/Litmus.h"
 #include "encoder/riscv/Printer.h"
 #include "encoder/riscv/SymbolicUnit.h"
 
@@ -24,6 +25,7 @@ class RiscvIsa final : public patchcheck::IsaPlugin {
  public:
   std::string_view family() const override { return "riscv"; }
   std::string_view litmusArchitecture() const override { return "RISCV"; }
+  const LitmusDialect* litmus() const override { return &litmusDialect(); }
   std::span<const std::string_view> variants() const override { return kVariants; }
   std::span<const std::string_view> abis() const override { return kAbis; }
   uint8_t defaultAbi(uint8_t variant) const override { return variant < 2 ? 0 : 1; }
