@@ -4,6 +4,7 @@
 // remote FENCE.I leaves (docs/model.md "The RISC-V fetch models").
 #include <algorithm>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -29,6 +30,14 @@ inline std::span<const FetchRules::OwnStep> ownSteps() {
 // waiting for them (ipi_remote_fence_i, sbi_remote_fence_i).
 inline bool takesStep(std::string_view v) {
   return v == "write" || v == "wait" || v == "ipi" || v == "fence" || v == "flush_icache_all";
+}
+
+// Why a step of another model is refused, where RISC-V has its own
+// spelling of it; empty: the registry names the model that takes it.
+inline std::string refusal(std::string_view v) {
+  if (v == "flush") return "'flush' is flush_icache_range elsewhere; RISC-V's is flush_icache_all";
+  if (v == "sync") return "'sync' is MIPS's barrier; RISC-V's are fence w,w and fence rw,rw";
+  return {};
 }
 
 inline constexpr std::string_view kStepUsage =

@@ -20,6 +20,7 @@ class ZiccifRules final : public FetchRules {
   bool takesStep(std::string_view v) const override { return riscv::takesStep(v); }
   std::span<const OwnStep> ownSteps() const override { return riscv::ownSteps(); }
   std::string_view stepUsage() const override { return riscv::kStepUsage; }
+  std::string refusal(std::string_view v) const override { return riscv::refusal(v); }
   std::string_view stepOwner() const override { return "a RISC-V step"; }
   std::string_view fullBarrier() const override { return "flush_icache_all"; }
   LitmusFetch litmusFetch() const override { return LitmusFetch::Memory; }
