@@ -370,7 +370,7 @@ std::variant<AssembledUnit, Mismatch> encode(const Request& q, const EncodeConte
   const std::vector<const Row*>* rows = rowsNamed(q.mnemonic);
   if (!rows && isFloatingPoint(q.mnemonic))
     return Mismatch{q.column, "'" + q.mnemonic + "' is a floating-point (F/D) instruction, which this assembler "
-                                  "does not encode (docs/isa/riscv.md)"};
+                                  "does not encode (docs/encoder-riscv.md)"};
   if (!rows) return Mismatch{q.column, "unknown instruction '" + q.mnemonic + "'"};
   std::optional<Mismatch> best;
   bool anyCount = false, anyHere = false;
