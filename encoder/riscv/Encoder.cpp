@@ -74,6 +74,20 @@ std::optional<unsigned> parseSet(std::string_view s) {
   return std::nullopt;
 }
 
+// The F and D extensions' mnemonics (Unprivileged ISA chapters 11-12) and
+// their aliases: refused by name rather than as unknown.
+bool isFloatingPoint(std::string_view m) {
+  if (m.starts_with("c.f")) m.remove_prefix(2);
+  if (!m.starts_with("f") || m.starts_with("fence")) return false;
+  static constexpr std::string_view stems[] = {"fl",    "fs",    "fadd",  "fsub", "fmul",   "fdiv",  "fsqrt", "fmin",
+                                               "fmax",  "fmadd", "fmsub", "fnm",  "fcvt",   "fmv",   "feq",   "flt",
+                                               "fle",   "fgt",   "fge",   "fclass", "fneg", "fabs",  "frcsr", "fscsr",
+                                               "frrm",  "fsrm",  "frflags", "fsflags", "frsr", "fssr"};
+  for (std::string_view s : stems)
+    if (m.starts_with(s)) return true;
+  return false;
+}
+
 bool fits(int64_t v, unsigned bits, bool isSigned) {
   if (isSigned) return v >= -(int64_t(1) << (bits - 1)) && v < (int64_t(1) << (bits - 1));
   return v >= 0 && v < (int64_t(1) << bits);
@@ -354,6 +368,9 @@ bool knownMnemonic(std::string_view m) { return rowsNamed(m) != nullptr; }
 
 std::variant<AssembledUnit, Mismatch> encode(const Request& q, const EncodeContext& c) {
   const std::vector<const Row*>* rows = rowsNamed(q.mnemonic);
+  if (!rows && isFloatingPoint(q.mnemonic))
+    return Mismatch{q.column, "'" + q.mnemonic + "' is a floating-point (F/D) instruction, which this assembler "
+                                  "does not encode (docs/encoder-riscv.md)"};
   if (!rows) return Mismatch{q.column, "unknown instruction '" + q.mnemonic + "'"};
   std::optional<Mismatch> best;
   bool anyCount = false, anyHere = false;

@@ -60,6 +60,7 @@ const Row kTable[] = {
   ROW("move", Add, 0x8002, 0xf003, O::Rd, O::CRs2), C, 0, AlC | kRdNonZero | kRs2NonZero},
   ROW("move", Addi, op(0x13), I | IMM, O::Rd, O::Rs1), kI, 0, Al},
   // ---- ALU; GNU 2.40's objdump prints the immediate forms as add, and, ...
+  ROW("zext.b", Andi, op(0x13, 7) | (255u << 20), I | IMM, O::Rd, O::Rs1), kI, 0, Al},
   ROW("and", And, 0x8c61, 0xfc63, O::CRdP9, O::Same, O::CRs2P), C, 0, AlC},
   ROW("and", And, 0x8c61, 0xfc63, O::CRdP9, O::CRs2P, O::Same), C, 0, AlC},
   ROW("and", Andi, 0x8801, 0xec03, O::CRdP9, O::Same, O::CImm6), C, 0, AlC},

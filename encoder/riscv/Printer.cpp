@@ -19,6 +19,10 @@ void appendDecimal(std::string& s, int64_t v) { s += std::to_string(v); }
 
 // fence's sets as objdump spells them: i, o, r, w in that order.
 void appendSet(std::string& s, unsigned set) {
+  if (set == 0) {  // no such spelling in the assembler; objdump says so
+    s += "unknown";
+    return;
+  }
   const char* letters = "iorw";
   for (unsigned b = 0; b < 4; ++b)
     if (set & (8u >> b)) s += letters[b];
