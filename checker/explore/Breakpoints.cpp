@@ -17,7 +17,7 @@ std::variant<Breakpoints, Diagnostics> transitionBreakpoints(const SiteInstance&
       errs.insert(errs.end(), e->begin(), e->end());
       continue;
     }
-    const WordImage& byte = std::get<WordImage>(written);
+    const UnitImage& byte = std::get<UnitImage>(written);
     if (!isa.isPatchBreakpoint(byte.whole ? byte.whole->assembled : byte.assembled)) continue;
     const auto& starts = site.instructions(t.to);
     auto at = starts.find(s.index);

@@ -13,7 +13,7 @@
 
 namespace patchcheck {
 
-using Breakpoints = std::map<unsigned, std::shared_ptr<const WordImage>>;
+using Breakpoints = std::map<unsigned, std::shared_ptr<const UnitImage>>;
 
 // Empty for a site or ISA without the protocol. A breakpoint where no
 // instruction of `to` starts is in no vector (a CPU that runs it takes #BP

@@ -125,7 +125,7 @@ class SpecChecker {
     r.culprit = t.where;
     Timeline tl = Timeline::of(t, regionUnits());
     // Versions of each word: before the transition, then one per write.
-    std::vector<std::vector<WordImage>> versions(regionUnits());
+    std::vector<std::vector<UnitImage>> versions(regionUnits());
     std::vector<std::vector<std::string>> names(regionUnits());
     const auto& from = site_.state(t.from);
     const auto& to = site_.state(t.to);
@@ -147,7 +147,7 @@ class SpecChecker {
           errs.insert(errs.end(), e->begin(), e->end());
           continue;
         }
-        versions[s.index].push_back(std::get<WordImage>(img));
+        versions[s.index].push_back(std::get<UnitImage>(img));
         names[s.index].push_back("interim '" + s.interim->text + "'");
       } else if (s.index < spec_.siteUnits()) {
         versions[s.index].push_back(to[s.index]);
@@ -304,7 +304,7 @@ class SpecChecker {
   // naming the first unit that is not published and the step missing, or
   // nullopt.
   std::optional<Counterexample> unpublished(const TransitionSpec& t, const Timeline& tl,
-                                            const std::vector<std::vector<WordImage>>& versions,
+                                            const std::vector<std::vector<UnitImage>>& versions,
                                             const std::vector<std::vector<std::string>>& names,
                                             std::optional<SourceLocation>& culprit) const {
     FetchModel fm(tl, spec_.model, t.when);
@@ -318,7 +318,7 @@ class SpecChecker {
       for (unsigned i : fetched) {
         unsigned v = fm.settledVersion(i, tl.stepCount);
         if (v + 1 == tl.versions(i)) continue;
-        const StepSpec& last = t.steps[tl.writes[tl.byWord[i].back()].step];
+        const StepSpec& last = t.steps[tl.writes[tl.byUnit[i].back()].step];
         std::string index = std::to_string(spec_.writeIndex(i));
         std::string as = names[i][v].rfind("interim", 0) == 0 ? names[i][v] + " version"
                                                                 : names[i][v] + " version '" + versions[i][v].source + "'";
@@ -344,7 +344,7 @@ class SpecChecker {
   // execution whose path condition is satisfiable under the placement and
   // entry facts. Counted in r.counts; any state without one makes the
   // verdict UNKNOWN.
-  void witnessStates(const Timeline& tl, const std::vector<std::vector<WordImage>>& versions,
+  void witnessStates(const Timeline& tl, const std::vector<std::vector<UnitImage>>& versions,
                      const BehaviourSpec& allowed, TransitionResult& r) {
     Timeline none = Timeline::of(TransitionSpec{}, regionUnits());
     FetchModel fm(none, spec_.model, When::Live);
@@ -352,7 +352,7 @@ class SpecChecker {
     r.counts.witnessedStates = 0;
     for (unsigned p = 0; p <= tl.stepCount; ++p) {
       std::vector<unsigned> contents;
-      for (unsigned i = 0; i < versions.size(); ++i) contents.push_back(tl.byWord.size() > i ? tl.versionAt(i, p) : 0);
+      for (unsigned i = 0; i < versions.size(); ++i) contents.push_back(tl.byUnit.size() > i ? tl.versionAt(i, p) : 0);
       if (std::find(seen.begin(), seen.end(), contents) != seen.end()) continue;
       seen.push_back(contents);
       PassSetup ps = setup(none, fm, allowed);
@@ -374,11 +374,11 @@ class SpecChecker {
   }
 
   // Distinct contents of the site along the writer's program order.
-  static unsigned intermediateStates(const Timeline& tl, const std::vector<std::vector<WordImage>>& v) {
+  static unsigned intermediateStates(const Timeline& tl, const std::vector<std::vector<UnitImage>>& v) {
     std::vector<std::vector<unsigned>> seen;
     for (unsigned p = 0; p <= tl.stepCount; ++p) {
       std::vector<unsigned> contents;
-      for (unsigned i = 0; i < v.size(); ++i) contents.push_back(tl.byWord.size() > i ? tl.versionAt(i, p) : 0);
+      for (unsigned i = 0; i < v.size(); ++i) contents.push_back(tl.byUnit.size() > i ? tl.versionAt(i, p) : 0);
       if (std::find(seen.begin(), seen.end(), contents) == seen.end()) seen.push_back(contents);
     }
     return unsigned(seen.size());

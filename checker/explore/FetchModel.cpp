@@ -62,13 +62,13 @@ void FetchModel::close(Observer& o) const {
   }
   for (size_t i = 0; i < tl_.writes.size(); ++i) {
     if (!o.visible[i]) continue;
-    for (unsigned wi : tl_.byWord[tl_.writes[i].word])
+    for (unsigned wi : tl_.byUnit[tl_.writes[i].word])
       if (tl_.writes[wi].version < tl_.writes[i].version) o.visible[wi] = true;
   }
 }
 
 std::optional<Observer> FetchModel::observe(const Observer& o, unsigned word, unsigned version) const {
-  if (word >= tl_.byWord.size() || tl_.byWord[word].empty()) {
+  if (word >= tl_.byUnit.size() || tl_.byUnit[word].empty()) {
     if (version == 0) return o;  // never written
     return std::nullopt;
   }
@@ -116,7 +116,7 @@ Observer FetchModel::meet(const Observer& a, const Observer& b) const {
 }
 
 bool FetchModel::stillFetchable(const Observer& o, unsigned word, unsigned version) const {
-  if (!rules().fetchedBetweenSerialisations() || word >= tl_.byWord.size()) return true;
+  if (!rules().fetchedBetweenSerialisations() || word >= tl_.byUnit.size()) return true;
   if (version < floors_[o.time][word]) return false;
   // ... nor postdate the observer's time: a version written later (the
   // first byte's final image, equal to its old one in a call-to-call
@@ -132,16 +132,16 @@ unsigned FetchModel::oldestLoad(const Observer& o, unsigned unit) const {
     return newest;
   }
   unsigned v = 0;
-  if (unit < tl_.byWord.size())
-    for (unsigned wi : tl_.byWord[unit])
+  if (unit < tl_.byUnit.size())
+    for (unsigned wi : tl_.byUnit[unit])
       if (o.visible[wi]) v = std::max(v, tl_.writes[wi].version);
   return v;
 }
 
 std::vector<unsigned> FetchModel::racingVersions(const Observer& o, unsigned word, unsigned version) const {
   std::vector<unsigned> out;
-  if (!rules().racesNeedModifiableList() || when_ != When::Live || word >= tl_.byWord.size()) return out;
-  for (unsigned wi : tl_.byWord[word])
+  if (!rules().racesNeedModifiableList() || when_ != When::Live || word >= tl_.byUnit.size()) return out;
+  for (unsigned wi : tl_.byUnit[word])
     if (tl_.writes[wi].version > version && tl_.writes[wi].step < o.limit) out.push_back(tl_.writes[wi].version);
   return out;
 }
@@ -162,7 +162,7 @@ std::optional<Observer> FetchModel::interrupt(const Observer& o) const {
 }
 
 unsigned FetchModel::settledVersion(unsigned word, unsigned p) const {
-  if (word >= tl_.byWord.size()) return 0;
+  if (word >= tl_.byUnit.size()) return 0;
   auto newestOf = [&](unsigned writes) {
     unsigned v = 0;
     for (unsigned k = 0; k < writes; ++k)
@@ -181,7 +181,7 @@ unsigned FetchModel::settledVersion(unsigned word, unsigned p) const {
 unsigned FetchModel::publishedFrom(const std::vector<unsigned>& words) const {
   auto published = [&](unsigned p) {
     for (unsigned w : words)
-      if (w < tl_.byWord.size() && settledVersion(w, p) + 1 != tl_.versions(w)) return false;
+      if (w < tl_.byUnit.size() && settledVersion(w, p) + 1 != tl_.versions(w)) return false;
     return true;
   };
   if (!published(tl_.stepCount)) return tl_.stepCount + 1;

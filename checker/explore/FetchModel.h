@@ -22,10 +22,10 @@ struct Observer {
 
 class FetchModel {
  public:
-  // `lineOfWord`: the I-cache line of each word (stale only); words with no
+  // `lineOfUnit`: the I-cache line of each word (stale only); words with no
   // entry, or when the site's alignment leaves it open, are each their own
   // line, which allows the most behaviours.
-  FetchModel(const Timeline&, const ModelSpec&, When, std::vector<unsigned> lineOfWord = {});
+  FetchModel(const Timeline&, const ModelSpec&, When, std::vector<unsigned> lineOfUnit = {});
 
   // Least observers for a pass starting at each distinguishable time.
   std::vector<Observer> starts() const;
@@ -92,7 +92,7 @@ class FetchModel {
   // model each such pair must be on the CMODX list. Empty elsewhere.
   std::vector<unsigned> racingVersions(const Observer& o, unsigned word, unsigned version) const;
   // The same model with the site's words in these I-cache lines.
-  FetchModel withLines(std::vector<unsigned> lineOfWord) const { return FetchModel(tl_, model_, when_, std::move(lineOfWord)); }
+  FetchModel withLines(std::vector<unsigned> lineOfUnit) const { return FetchModel(tl_, model_, when_, std::move(lineOfUnit)); }
 
  private:
   const Timeline& tl_;

@@ -18,7 +18,7 @@ std::optional<Instruction> Explorer::fetchBytes(Node& n, unsigned first) {
   }
   struct Partial {
     Node node;
-    std::vector<const WordImage*> bytes;
+    std::vector<const UnitImage*> bytes;
     std::vector<std::string> names;
     std::vector<unsigned> version;  // per byte: the version it is
     bool decoded = false;          // the ISA said these bytes need more
@@ -149,8 +149,8 @@ void Explorer::extend(const Partial& p, unsigned first, std::vector<Partial>& wo
   }
 }
 
-std::vector<std::pair<const WordImage*, z3::expr>> Explorer::byteValues(const Node& n, const z3::expr& byte, unsigned unit) {
-  std::vector<std::pair<const WordImage*, z3::expr>> out;
+std::vector<std::pair<const UnitImage*, z3::expr>> Explorer::byteValues(const Node& n, const z3::expr& byte, unsigned unit) {
+  std::vector<std::pair<const UnitImage*, z3::expr>> out;
   z3::expr others = c_.bool_val(true);
   for (unsigned tries = 0;; ++tries) {
     Answer a = prover_.check(pathOf(n) && others);
@@ -169,7 +169,7 @@ std::vector<std::pair<const WordImage*, z3::expr>> Explorer::byteValues(const No
     uint64_t v = u64(prover_.model().eval(byte, true));
     z3::expr is = byte == c_.bv_val(v, 8);
     others = others && !is;
-    WordImage img = s_.versions[unit][0];
+    UnitImage img = s_.versions[unit][0];
     img.symbolic = SymbolicUnit{c_.bv_val(v, 8), {}, {}, v, 0xff};
     img.assembled.bits = v, img.assembled.symbolicMask = 0;
     concreteBytes_.push_back(std::move(img));
@@ -178,7 +178,7 @@ std::vector<std::pair<const WordImage*, z3::expr>> Explorer::byteValues(const No
   return out;
 }
 
-Instruction Explorer::compose(const std::vector<const WordImage*>& bytes) const {
+Instruction Explorer::compose(const std::vector<const UnitImage*>& bytes) const {
   bool big = t_.isa->instructionByteOrder(t_) == Endian::Big;
   z3::expr term = bytes[0]->symbolic.term;
   uint64_t known = 0;

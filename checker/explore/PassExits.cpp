@@ -64,7 +64,7 @@ std::optional<Violation> Explorer::opsLiteralViolation(const TrampolineCode& cod
   std::vector<std::pair<z3::expr, std::string>> shown;
   for (unsigned u = 0; u < s_.site->spec().entryUnit(); ++u) {
     if (!z3::eq(s_.site->unitAddress(u).simplify(), literal)) continue;
-    for (const WordImage& img : s_.versions[u]) {
+    for (const UnitImage& img : s_.versions[u]) {
       z3::expr value = img.symbolic.term;
       unsigned bits = value.get_sort().bv_size();
       if (bits < 64) value = z3::sext(value, 64 - bits);

@@ -27,7 +27,7 @@ struct PassSetup {
   const SiteInstance* site = nullptr;
   // Per word of the site region (site words, then body words): the images
   // each version holds; version 0 is the word before the transition.
-  std::vector<std::vector<WordImage>> versions;
+  std::vector<std::vector<UnitImage>> versions;
   std::vector<std::vector<std::string>> versionNames;  // "old", "new", "interim"
   const Timeline* timeline = nullptr;
   const FetchModel* fetch = nullptr;
@@ -51,7 +51,7 @@ struct PassSetup {
   // the transition writes the breakpoint, each with the instruction of
   // `to` that starts there (what the handler emulates), and what the
   // handler does ([model] int3_handler).
-  std::map<unsigned, std::shared_ptr<const WordImage>> breakpoints;
+  std::map<unsigned, std::shared_ptr<const UnitImage>> breakpoints;
   ModelSpec::Breakpoint breakpointHandler = ModelSpec::Breakpoint::Emulate;
   // A byte site's units where an instruction of some state the pass may
   // see (from, to, an interim) starts. A pass that decodes from any other

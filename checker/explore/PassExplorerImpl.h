@@ -46,7 +46,7 @@ struct Event {
   unsigned word = 0;
   std::string versionName = {};
   std::optional<z3::expr> pc = {}, wordTerm = {};
-  const WordImage* image = nullptr;
+  const UnitImage* image = nullptr;
   bool taken = false;  // Settle, Step: the branch was taken; Interrupt: in a delay slot
   unsigned landed = 0;
   std::optional<TrampolineEvent> step = {};  // Step
@@ -161,7 +161,7 @@ class Explorer final : public Executor<Node>::Client {
   // Crossed conditional branches (mixesOf) by word, version, racing
   // version and which one gives the condition; kept for the events that
   // point at them.
-  std::map<std::tuple<unsigned, unsigned, unsigned, bool>, WordImage> mixes_;
+  std::map<std::tuple<unsigned, unsigned, unsigned, bool>, UnitImage> mixes_;
 
   std::vector<ApartRanges> opsApart_;  // assumeCallOps' ranges, for the inline runs' AddressFacts
 
@@ -274,7 +274,7 @@ class Explorer final : public Executor<Node>::Client {
   // (a byte site checks each instruction's versions together afterwards,
   // FetchModel::stillFetchable, which needs the version each observer saw).
   struct Group {
-    const WordImage* image;
+    const UnitImage* image;
     std::vector<Observer> observers;
     std::string names;
     std::optional<std::string> race;  // a CMODX violation this fetch may be part of
@@ -287,13 +287,13 @@ class Explorer final : public Executor<Node>::Client {
   // the target of either. The two crossed words, for each version a write
   // racing this fetch of version v puts there. The fetch is one of version
   // v for the fetch model (the mix's bits are v's and the racing write's).
-  std::vector<const WordImage*> mixesOf(const std::vector<Observer>& obs, unsigned i, unsigned v);
+  std::vector<const UnitImage*> mixesOf(const std::vector<Observer>& obs, unsigned i, unsigned v);
 
   // Is `img` a crossed word fetched as version v of word i?
-  bool mixOf(const WordImage* img, unsigned i, unsigned v) const;
+  bool mixOf(const UnitImage* img, unsigned i, unsigned v) const;
 
   // The word with `target`'s bits in `field` and `cond`'s elsewhere.
-  WordImage crossed(const WordImage& cond, const WordImage& target, uint64_t field) const;
+  UnitImage crossed(const UnitImage& cond, const UnitImage& target, uint64_t field) const;
 
   // The versions of word i the pass may see: one execution per distinct
   // image; the others run their step now and wait, this one goes on.
@@ -355,11 +355,11 @@ class Explorer final : public Executor<Node>::Client {
   // the verdict is UNKNOWN unless another path refutes the transition;
   // so is it when the solver cannot say.
   static constexpr unsigned kMaxByteValues = 16;
-  std::deque<WordImage> concreteBytes_;
-  std::vector<std::pair<const WordImage*, z3::expr>> byteValues(const Node& n, const z3::expr& byte, unsigned unit);
+  std::deque<UnitImage> concreteBytes_;
+  std::vector<std::pair<const UnitImage*, z3::expr>> byteValues(const Node& n, const z3::expr& byte, unsigned unit);
 
   // The instruction the fetched bytes make, in the ISA's byte order.
-  Instruction compose(const std::vector<const WordImage*>& bytes) const;
+  Instruction compose(const std::vector<const UnitImage*>& bytes) const;
 
   // Arm's CMODX rule: fetching version v of word i while a later write to
   // it may be under way is defined only when both instructions are on the
@@ -368,7 +368,7 @@ class Explorer final : public Executor<Node>::Client {
 
   // The pass fetches this version of word i.
   // `byte`: one byte of the instruction a byte site's fetch decodes.
-  void seen(Node& c, unsigned i, const WordImage* img, const std::vector<Observer>& obs, const std::string& names,
+  void seen(Node& c, unsigned i, const UnitImage* img, const std::vector<Observer>& obs, const std::string& names,
             const std::optional<std::string>& race = std::nullopt, bool byte = false);
 
   // What the site's data units (before F) may read as from now on: each

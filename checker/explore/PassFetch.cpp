@@ -27,7 +27,7 @@ std::vector<Explorer::Group> Explorer::groupsOf(const std::vector<Observer>& obs
       g->names += "/" + nm;
       if (!g->race) g->race = race;
     }
-    for (const WordImage* mix : mixesOf(next, i, v)) {
+    for (const UnitImage* mix : mixesOf(next, i, v)) {
       ++out_.counts.executions;
       groups.push_back(Group{mix, next, mix->source, race, {v}});
     }
@@ -35,9 +35,9 @@ std::vector<Explorer::Group> Explorer::groupsOf(const std::vector<Observer>& obs
   return groups;
 }
 
-std::vector<const WordImage*> Explorer::mixesOf(const std::vector<Observer>& obs, unsigned i, unsigned v) {
+std::vector<const UnitImage*> Explorer::mixesOf(const std::vector<Observer>& obs, unsigned i, unsigned v) {
   const auto& vers = s_.versions[i];
-  std::vector<const WordImage*> out;
+  std::vector<const UnitImage*> out;
   if (!t_.isa->mixesUnderModification(vers[v].assembled)) return out;
   std::vector<unsigned> racing;
   for (const Observer& o : obs)
@@ -60,8 +60,8 @@ std::vector<const WordImage*> Explorer::mixesOf(const std::vector<Observer>& obs
       auto key = std::make_tuple(i, v, j, condOld);
       auto it = mixes_.find(key);
       if (it == mixes_.end()) {
-        const WordImage& cond = condOld ? vers[v] : vers[j];
-        const WordImage& target = condOld ? vers[j] : vers[v];
+        const UnitImage& cond = condOld ? vers[v] : vers[j];
+        const UnitImage& target = condOld ? vers[j] : vers[v];
         it = mixes_.emplace(key, crossed(cond, target, *field)).first;
       }
       if (it->second.sameAs(vers[v]) || it->second.sameAs(vers[j])) continue;
@@ -71,14 +71,14 @@ std::vector<const WordImage*> Explorer::mixesOf(const std::vector<Observer>& obs
   return out;
 }
 
-bool Explorer::mixOf(const WordImage* img, unsigned i, unsigned v) const {
+bool Explorer::mixOf(const UnitImage* img, unsigned i, unsigned v) const {
   for (const auto& [key, w] : mixes_)
     if (&w == img) return std::get<0>(key) == i && std::get<1>(key) == v;
   return false;
 }
 
-WordImage Explorer::crossed(const WordImage& cond, const WordImage& target, uint64_t field) const {
-  WordImage w = cond;
+UnitImage Explorer::crossed(const UnitImage& cond, const UnitImage& target, uint64_t field) const {
+  UnitImage w = cond;
   unsigned bits = w.symbolic.term.get_sort().bv_size();
   z3::expr m = c_.bv_val(field, bits);
   w.symbolic.term = ((cond.symbolic.term & ~m) | (target.symbolic.term & m)).simplify();
@@ -124,7 +124,7 @@ std::optional<std::string> Explorer::cmodxRace(const std::vector<Observer>& obs,
   return std::nullopt;
 }
 
-void Explorer::seen(Node& c, unsigned i, const WordImage* img, const std::vector<Observer>& obs, const std::string& names,
+void Explorer::seen(Node& c, unsigned i, const UnitImage* img, const std::vector<Observer>& obs, const std::string& names,
                     const std::optional<std::string>& race, bool byte) {
   c.observers = obs;
   unsigned landed = ~0u;
@@ -164,7 +164,7 @@ std::shared_ptr<const MemoryOverlay> Explorer::dataOverlay(const std::vector<Obs
   for (unsigned u = 0; u < spec.entryUnit(); ++u) {
     OverlayUnit unit{s_.site->unitAddress(u), spec.unitName(u), {}, {}};
     for (unsigned v = oldest[u]; v < s_.versions[u].size(); ++v) {
-      const WordImage& img = s_.versions[u][v];
+      const UnitImage& img = s_.versions[u][v];
       unsigned length = img.assembled.bytes;
       std::vector<z3::expr> bytes;  // data: in the target's byte order
       for (unsigned k = 0; k < length; ++k) {

@@ -70,7 +70,7 @@ void Explorer::assumeCallOps() {
     std::vector<z3::expr> named;
     for (unsigned u = 0; u < s_.site->spec().entryUnit(); ++u) {
       if (!z3::eq(s_.site->unitAddress(u).simplify(), literal)) continue;
-      for (const WordImage& img : s_.versions[u]) {
+      for (const UnitImage& img : s_.versions[u]) {
         z3::expr v = img.symbolic.term.simplify();
         unsigned bits = v.get_sort().bv_size();
         if (bits != abi_.pointerBytes * 8) continue;  // not a pointer: no struct to speak of

@@ -233,7 +233,7 @@ class Scanner {
       o.symbolic.erase(name);
     }
     std::string text;
-    for (const WordSpec& w : state.words) text += w.text + "\n";
+    for (const UnitSpec& w : state.words) text += w.text + "\n";
     auto p = s.target.isa->assemble(text, s.spec->path, o);
     auto* program = std::get_if<Program>(&p);
     if (!program || program->units.size() != state.words.size()) return std::nullopt;

@@ -14,9 +14,9 @@
 
 namespace patchcheck {
 
-Instruction WordImage::fetched() const { return Instruction{symbolic.term, symbolic.knownBits, assembled.bytes}; }
+Instruction UnitImage::fetched() const { return Instruction{symbolic.term, symbolic.knownBits, assembled.bytes}; }
 
-z3::expr WordImage::byteTerm(unsigned k, const Target& t) const {
+z3::expr UnitImage::byteTerm(unsigned k, const Target& t) const {
   unsigned n = assembled.bytes;
   bool big = t.isa->byteOrder(assembled, t) == Endian::Big;
   unsigned significance = big ? n - 1 - k : k;
@@ -26,7 +26,7 @@ z3::expr WordImage::byteTerm(unsigned k, const Target& t) const {
 namespace {
 
 // Byte k of an instruction as a unit of its own: a byte site's patch unit.
-WordImage byteOf(const std::shared_ptr<const WordImage>& whole, unsigned k, const Target& t) {
+UnitImage byteOf(const std::shared_ptr<const UnitImage>& whole, unsigned k, const Target& t) {
   const Unit& u = whole->assembled;
   Unit b = u;
   b.address = u.address.plus(k);
@@ -41,7 +41,7 @@ WordImage byteOf(const std::shared_ptr<const WordImage>& whole, unsigned k, cons
   if (term.is_numeral() && term.is_numeral_u64(v)) s.knownBits = v, s.knownMask = 0xff;
   // The encoding's conditions belong to the instruction, once.
   if (k == 0) s.conditions = whole->symbolic.conditions, s.reasons = whole->symbolic.reasons;
-  WordImage w{b, s, whole->source, nullptr, 0};
+  UnitImage w{b, s, whole->source, nullptr, 0};
   w.whole = whole;
   w.byte = k;
   return w;
@@ -49,7 +49,7 @@ WordImage byteOf(const std::shared_ptr<const WordImage>& whole, unsigned k, cons
 
 }  // namespace
 
-bool WordImage::sameAs(const WordImage& o) const {
+bool UnitImage::sameAs(const UnitImage& o) const {
   return symbolic.knownMask == o.symbolic.knownMask && symbolic.knownBits == o.symbolic.knownBits &&
          z3::eq(symbolic.term, o.symbolic.term);
 }
@@ -169,15 +169,15 @@ std::variant<SiteInstance, Diagnostics> SiteInstance::make(const Spec& spec, con
       continue;
     }
     const auto& words = std::get<Program>(a).units;
-    std::vector<WordImage> images;
+    std::vector<UnitImage> images;
     unsigned site = spec.siteUnits();
     if (spec.byteUnits) {
       // Units, each split into its bytes: the state's, then the body's.
       // The body is decoded with the state, as a CPU would run on into it.
-      std::vector<std::shared_ptr<const WordImage>> units;
+      std::vector<std::shared_ptr<const UnitImage>> units;
       for (size_t i = 0; i < words.size(); ++i) {
         const std::string& text = i < st.words.size() ? st.words[i].text : spec.body[i - st.words.size()].text;
-        units.push_back(std::make_shared<const WordImage>(s.image(words[i], text)));
+        units.push_back(std::make_shared<const UnitImage>(s.image(words[i], text)));
         for (unsigned k = 0; k < words[i].bytes; ++k) images.push_back(byteOf(units.back(), k, t));
       }
       s.instructions_[st.name] = s.decode(units, images);
@@ -197,9 +197,9 @@ std::variant<SiteInstance, Diagnostics> SiteInstance::make(const Spec& spec, con
   // range) must hold for every allowed placement; a placement that breaks
   // it is what Linux reports as a relocation overflow.
   std::vector<z3::expr> conditions;
-  std::vector<std::pair<const WordImage*, size_t>> owner;  // the word and its condition
-  auto collect = [&](const std::vector<WordImage>& ws) {
-    for (const WordImage& w : ws)
+  std::vector<std::pair<const UnitImage*, size_t>> owner;  // the word and its condition
+  auto collect = [&](const std::vector<UnitImage>& ws) {
+    for (const UnitImage& w : ws)
       for (size_t k = 0; k < w.symbolic.conditions.size(); ++k) {
         conditions.push_back(w.symbolic.conditions[k]);
         owner.push_back({&w, k});
@@ -327,15 +327,15 @@ int64_t SiteInstance::beyond() const {
   return layout_.end() + (units.empty() ? 0 : int64_t(units.back().length));
 }
 
-WordImage SiteInstance::image(const Unit& w, const std::string& source) const {
+UnitImage SiteInstance::image(const Unit& w, const std::string& source) const {
   auto term = [this](const std::string& n) { return symbols_.at(n); };
-  return WordImage{w, target_.isa->symbolic(w, target_, *ctx_, term), source, nullptr, 0};
+  return UnitImage{w, target_.isa->symbolic(w, target_, *ctx_, term), source, nullptr, 0};
 }
 
-std::map<unsigned, std::shared_ptr<const WordImage>> SiteInstance::decode(
-    const std::vector<std::shared_ptr<const WordImage>>& units, const std::vector<WordImage>& bytes) const {
-  std::map<unsigned, std::shared_ptr<const WordImage>> out;
-  std::map<unsigned, const std::shared_ptr<const WordImage>*> unitAt;  // by first byte
+std::map<unsigned, std::shared_ptr<const UnitImage>> SiteInstance::decode(
+    const std::vector<std::shared_ptr<const UnitImage>>& units, const std::vector<UnitImage>& bytes) const {
+  std::map<unsigned, std::shared_ptr<const UnitImage>> out;
+  std::map<unsigned, const std::shared_ptr<const UnitImage>*> unitAt;  // by first byte
   unsigned at = 0;
   for (const auto& u : units) unitAt[at] = &u, at += u->assembled.bytes;
   auto unitEnd = [&](unsigned p) {  // one past the unit that holds byte p
@@ -379,7 +379,7 @@ std::map<unsigned, std::shared_ptr<const WordImage>> SiteInstance::decode(
   return out;
 }
 
-std::shared_ptr<const WordImage> SiteInstance::bytesImage(unsigned p, const std::vector<uint8_t>& value,
+std::shared_ptr<const UnitImage> SiteInstance::bytesImage(unsigned p, const std::vector<uint8_t>& value,
                                                           unsigned length, const Unit& from) const {
   std::string text = ".byte ";
   for (unsigned k = 0; k < length; ++k) text += (k ? ", " : "") + hex(value[k]);
@@ -390,16 +390,16 @@ std::shared_ptr<const WordImage> SiteInstance::bytesImage(unsigned p, const std:
   Unit u = program->units.front();
   u.where = from.where;
   u.source = text + " (in '" + from.source + "')";
-  return std::make_shared<const WordImage>(image(u, u.source));
+  return std::make_shared<const UnitImage>(image(u, u.source));
 }
 
-std::variant<WordImage, Diagnostics> SiteInstance::interim(const WordSpec& w, unsigned index) const {
-  auto a = assembleWord(*spec_, w, index, target_);
+std::variant<UnitImage, Diagnostics> SiteInstance::interim(const UnitSpec& w, unsigned index) const {
+  auto a = assembleUnit(*spec_, w, index, target_);
   if (auto* e = std::get_if<Diagnostics>(&a)) return *e;
-  WordImage img = image(std::get<Unit>(a), w.text);
-  // A byte site's interim write stores one byte (loader and assembleWord
+  UnitImage img = image(std::get<Unit>(a), w.text);
+  // A byte site's interim write stores one byte (loader and assembleUnit
   // hold it to one): it is its own instruction.
-  if (spec_->byteUnits) return byteOf(std::make_shared<const WordImage>(img), 0, target_);
+  if (spec_->byteUnits) return byteOf(std::make_shared<const UnitImage>(img), 0, target_);
   return img;
 }
 

@@ -26,18 +26,18 @@
 namespace patchcheck {
 
 // One version of one patch unit as the CPU may fetch it.
-struct WordImage {
+struct UnitImage {
   Unit assembled;
   SymbolicUnit symbolic;
   std::string source;  // spec text
 
   // A byte of a byte site (x86): the instruction it is part of (with F's
   // state around it) and which of its bytes it is.
-  std::shared_ptr<const WordImage> whole;
+  std::shared_ptr<const UnitImage> whole;
   unsigned byte = 0;
 
   Instruction fetched() const;
-  bool sameAs(const WordImage& o) const;
+  bool sameAs(const UnitImage& o) const;
   // The byte `k` of this unit in memory order, as a term (8 bits).
   z3::expr byteTerm(unsigned k, const Target&) const;
 };
@@ -82,14 +82,14 @@ class SiteInstance {
   const std::optional<std::string>& placementUndecided() const { return placementUndecided_; }
   SiteChecks checks() const { return {placementUndecided_}; }
 
-  const std::vector<WordImage>& state(const std::string& name) const { return states_.at(name); }
+  const std::vector<UnitImage>& state(const std::string& name) const { return states_.at(name); }
   // A byte site's state as its instructions, by their first byte.
-  const std::map<unsigned, std::shared_ptr<const WordImage>>& instructions(const std::string& state) const {
+  const std::map<unsigned, std::shared_ptr<const UnitImage>>& instructions(const std::string& state) const {
     return instructions_.at(state);
   }
-  const std::vector<WordImage>& body() const { return body_; }
+  const std::vector<UnitImage>& body() const { return body_; }
   // The unit a `write I = "insn"` step writes (index: the region unit).
-  std::variant<WordImage, Diagnostics> interim(const WordSpec&, unsigned index) const;
+  std::variant<UnitImage, Diagnostics> interim(const UnitSpec&, unsigned index) const;
   std::string describeSymbols() const;
   // What loading a trampoline called from this site needs of it.
   TrampolineSite trampolineSite() const {
@@ -104,14 +104,14 @@ class SiteInstance {
   SiteInstance(const Spec& s, const Target& t, z3::context& c)
       : spec_(&s), target_(t),
         layout_(siteLayout(s, t)), ctx_(&c) {}
-  WordImage image(const Unit&, const std::string& source) const;
+  UnitImage image(const Unit&, const std::string& source) const;
   // A byte site's state as the instructions a CPU decodes from its first
   // byte (IsaPlugin::instructionLength), not as its source lines: `.fill
   // 5, 1, 0x90` is five instructions.
-  std::map<unsigned, std::shared_ptr<const WordImage>> decode(const std::vector<std::shared_ptr<const WordImage>>& units,
-                                                              const std::vector<WordImage>& bytes) const;
+  std::map<unsigned, std::shared_ptr<const UnitImage>> decode(const std::vector<std::shared_ptr<const UnitImage>>& units,
+                                                              const std::vector<UnitImage>& bytes) const;
   // The instruction of `length` concrete bytes at site byte `p`, as `.byte`.
-  std::shared_ptr<const WordImage> bytesImage(unsigned p, const std::vector<uint8_t>& value, unsigned length,
+  std::shared_ptr<const UnitImage> bytesImage(unsigned p, const std::vector<uint8_t>& value, unsigned length,
                                               const Unit& from) const;
   void assume(const z3::expr&, const SourceLocation&, const std::string& what);
   Diagnostics checkPlacement(Prover&);
@@ -130,9 +130,9 @@ class SiteInstance {
   std::vector<std::pair<SourceLocation, std::string>> origins_;  // of each constraint
   std::optional<std::string> placementUndecided_;
   bool checked_ = false;  // make() was given the checks' answers
-  std::map<std::string, std::vector<WordImage>> states_;
-  std::map<std::string, std::map<unsigned, std::shared_ptr<const WordImage>>> instructions_;
-  std::vector<WordImage> body_;
+  std::map<std::string, std::vector<UnitImage>> states_;
+  std::map<std::string, std::map<unsigned, std::shared_ptr<const UnitImage>>> instructions_;
+  std::vector<UnitImage> body_;
   std::map<std::string, TrampolineCode> trampolines_;
 };
 

@@ -50,9 +50,9 @@ StepSpec barrier(StepSpec::Kind k, const SourceLocation& where, const FetchRules
 }
 
 // Per site word: what may be written to it.
-struct WordPlan {
+struct UnitPlan {
   bool changes = false;              // from and to differ
-  std::vector<WordSpec> interims;    // words of other states, distinct from both
+  std::vector<UnitSpec> interims;    // words of other states, distinct from both
 };
 
 enum : int { kUntouched = -1, kFinal = -2 };
@@ -75,7 +75,7 @@ class Search {
     r_.transition = base_.name();
     plan();
     bool anyChange = false;
-    for (const WordPlan& p : plans_) anyChange = anyChange || p.changes;
+    for (const UnitPlan& p : plans_) anyChange = anyChange || p.changes;
     if (!anyChange)
       return Diagnostics{{base_.where, "'" + base_.from + "' and '" + base_.to + "' hold the same words: nothing to write"}};
     Node root;
@@ -139,7 +139,7 @@ class Search {
   const Spec& spec_;
   const TransitionSpec& base_;
   const SynthOptions& opt_;
-  std::vector<WordPlan> plans_;
+  std::vector<UnitPlan> plans_;
   std::priority_queue<Entry> open_;
   size_t seq_ = 0;
   SynthResult r_;
@@ -149,7 +149,7 @@ class Search {
     const auto& to = site_.state(base_.to);
     plans_.resize(spec_.siteUnits());
     for (unsigned i = 0; i < spec_.siteUnits(); ++i) {
-      WordPlan& p = plans_[i];
+      UnitPlan& p = plans_[i];
       p.changes = !from[i].sameAs(to[i]);
       if (spec_.byteUnits) {
         // A byte site's one interim is the ISA's patch breakpoint (x86
@@ -163,15 +163,15 @@ class Search {
         auto at = starts.find(i);
         bool refused = at != starts.end() && spec_.model.breakpoint == ModelSpec::Breakpoint::Emulate &&
                        site_.target().isa->breakpointRefuses(at->second->assembled, spec_.model.breakpointKernel);
-        if (trap && at != starts.end() && !refused) p.interims.push_back(WordSpec{std::string(*trap), base_.where});
+        if (trap && at != starts.end() && !refused) p.interims.push_back(UnitSpec{std::string(*trap), base_.where});
         continue;
       }
       if (!opt_.interim) continue;
-      std::vector<const WordImage*> seen = {&from[i], &to[i]};
+      std::vector<const UnitImage*> seen = {&from[i], &to[i]};
       for (const StateSpec& st : spec_.states) {
-        const WordImage& w = site_.state(st.name)[i];
+        const UnitImage& w = site_.state(st.name)[i];
         bool dup = false;
-        for (const WordImage* s : seen) dup = dup || s->sameAs(w);
+        for (const UnitImage* s : seen) dup = dup || s->sameAs(w);
         if (dup) continue;
         seen.push_back(&w);
         p.interims.push_back(st.words[i]);
@@ -218,7 +218,7 @@ class Search {
     return FetchModel(tl, spec_.model, base_.when).publishes(tl.writtenUnits(spec_.entryUnit()), base_.publish);
   }
 
-  StepSpec write(unsigned i, const WordSpec* interim) const {
+  StepSpec write(unsigned i, const UnitSpec* interim) const {
     StepSpec s;
     s.kind = StepSpec::Kind::Write;
     s.index = i;
@@ -243,7 +243,7 @@ class Search {
     std::optional<unsigned> groupLast;
     if (!n.steps.empty() && n.steps.back().kind == StepSpec::Kind::Write) groupLast = n.steps.back().index;
     for (unsigned i = 0; i < plans_.size(); ++i) {
-      std::vector<std::pair<int, const WordSpec*>> options;  // new word state, interim written
+      std::vector<std::pair<int, const UnitSpec*>> options;  // new word state, interim written
       if (n.word[i] == kUntouched) {
         if (plans_[i].changes) options.push_back({kFinal, nullptr});
         for (size_t k = 0; k < plans_[i].interims.size(); ++k) options.push_back({int(k), &plans_[i].interims[k]});

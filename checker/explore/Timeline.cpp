@@ -4,18 +4,18 @@
 
 namespace patchcheck {
 
-Timeline Timeline::of(const TransitionSpec& t, unsigned siteWords) {
+Timeline Timeline::of(const TransitionSpec& t, unsigned siteUnitCount) {
   Timeline tl;
   tl.stepCount = unsigned(t.steps.size());
-  tl.byWord.resize(siteWords);
+  tl.byUnit.resize(siteUnitCount);
   unsigned syncs = 0, flushes = 0;
   for (unsigned i = 0; i < t.steps.size(); ++i) {
     const StepSpec& s = t.steps[i];
     switch (s.kind) {
       case StepSpec::Kind::Write: {
-        if (s.index >= siteWords) tl.byWord.resize(s.index + 1);
-        Write w{i, s.index, unsigned(tl.byWord[s.index].size()) + 1, syncs, flushes};
-        tl.byWord[s.index].push_back(unsigned(tl.writes.size()));
+        if (s.index >= siteUnitCount) tl.byUnit.resize(s.index + 1);
+        Write w{i, s.index, unsigned(tl.byUnit[s.index].size()) + 1, syncs, flushes};
+        tl.byUnit[s.index].push_back(unsigned(tl.writes.size()));
         tl.writes.push_back(w);
         break;
       }
@@ -43,7 +43,7 @@ Timeline Timeline::of(const TransitionSpec& t, unsigned siteWords) {
 
 unsigned Timeline::versionAt(unsigned word, unsigned p) const {
   unsigned v = 0;
-  for (unsigned wi : byWord[word])
+  for (unsigned wi : byUnit[word])
     if (writes[wi].step < p) ++v;
   return v;
 }

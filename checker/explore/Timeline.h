@@ -30,22 +30,22 @@ struct Timeline {
   unsigned stepCount = 0;
   std::vector<Maintenance> maintenance;
   std::vector<Write> writes;                  // in program order
-  std::vector<std::vector<unsigned>> byWord;  // word -> indexes into writes, in order
+  std::vector<std::vector<unsigned>> byUnit;  // word -> indexes into writes, in order
   std::vector<unsigned> flushSteps;           // step indexes of flushes
   std::vector<unsigned> waitSteps;            // step indexes of waits
   std::vector<unsigned> dsbSteps;             // step indexes of dsb (arm64)
 
-  static Timeline of(const TransitionSpec&, unsigned siteWords);
+  static Timeline of(const TransitionSpec&, unsigned siteUnitCount);
 
   // Index into `writes` of the write creating `version` of `word`.
-  unsigned writeOf(unsigned word, unsigned version) const { return byWord[word][version - 1]; }
-  unsigned versions(unsigned word) const { return unsigned(byWord[word].size()) + 1; }
+  unsigned writeOf(unsigned word, unsigned version) const { return byUnit[word][version - 1]; }
+  unsigned versions(unsigned word) const { return unsigned(byUnit[word].size()) + 1; }
   // The units at or after `first` that some write changes, in order (the
   // fetched ones, when `first` is F's entry unit).
   std::vector<unsigned> writtenUnits(unsigned first) const {
     std::vector<unsigned> out;
-    for (unsigned i = first; i < byWord.size(); ++i)
-      if (!byWord[i].empty()) out.push_back(i);
+    for (unsigned i = first; i < byUnit.size(); ++i)
+      if (!byUnit[i].empty()) out.push_back(i);
     return out;
   }
   // The version of `word` after the first p steps.

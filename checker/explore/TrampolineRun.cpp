@@ -57,12 +57,12 @@ class Runner final : public Executor<Work>::Client {
     // (F + sext(T - F)) is T under the placement: located, and asked about
     // at an exit, as T.
     w.cpu.pc = addresses_.rewrite(w.cpu.pc.simplify()).simplify();
-    auto k = wordAt(w);
+    auto k = unitAt(w);
     if (!k) {
       leave(w);
       return std::nullopt;
     }
-    const TrampolineWord& tw = code_.words[*k];
+    const TrampolineUnit& tw = code_.words[*k];
     w.at = *k;
     w.out.events.push_back(TrampolineEvent{TrampolineEvent::Kind::Step, w.cpu.pc, tw.fetched.term, &tw.fetched,
                                            trampolineOrigin(code_, *k), false});
@@ -75,7 +75,7 @@ class Runner final : public Executor<Work>::Client {
   }
 
   bool stepped(Work& w, const std::vector<Fault>& faults, size_t effectsBefore) override {
-    const TrampolineWord& tw = code_.words[w.at];
+    const TrampolineUnit& tw = code_.words[w.at];
     std::string origin = trampolineOrigin(code_, w.at);
     for (size_t e = effectsBefore; e < w.cpu.state.effects.size(); ++e)
       if (auto why = forbiddenEffect(w.cpu.state.effects[e], code_.allowedEffects)) {
@@ -170,7 +170,7 @@ class Runner final : public Executor<Work>::Client {
   }
 
   // The trampoline word at pc, if pc is one.
-  std::optional<size_t> wordAt(const Work& w) {
+  std::optional<size_t> unitAt(const Work& w) {
     const z3::expr& pc = w.cpu.pc;
     bool wide = caller().width() == 64;
     z3::expr d = wide ? pc - code_.base : pc.extract(31, 0) - code_.base.extract(31, 0);
@@ -642,7 +642,7 @@ std::optional<TrampolineOutcome> replayTrampoline(const TrampolineCode& code, co
   TrampolineCode concrete = code;
   concrete.base = m.eval(code.base, true);
   for (auto& [name, term] : concrete.symbols) term = m.eval(term, true);
-  for (TrampolineWord& w : concrete.words) {
+  for (TrampolineUnit& w : concrete.words) {
     // A plug-in decodes from the bits every placement shares and takes a
     // placement's field from the term: on the model's values every bit is
     // known. (Left as they were, a `lui t9, %hi(callback)` ran as

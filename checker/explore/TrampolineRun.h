@@ -26,7 +26,7 @@
 
 namespace patchcheck {
 
-struct TrampolineWord {
+struct TrampolineUnit {
   int64_t offset = 0;  // bytes from the file's first unit (the symbol)
   Instruction fetched;
   std::string text;  // the source line
@@ -37,7 +37,7 @@ struct TrampolineWord {
 struct TrampolineCode {
   TrampolineContract contract;
   z3::expr base;                      // address of the file's first word (= the symbol)
-  std::vector<TrampolineWord> words;
+  std::vector<TrampolineUnit> words;
   std::map<std::string, z3::expr> symbols;  // the contract's own symbols (callback, data)
   std::vector<z3::expr> constraints;  // their placement; the code apart from the site
   // Where each constraint comes from and what it says (the contract's

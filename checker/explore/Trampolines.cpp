@@ -241,8 +241,8 @@ class Loader {
     return std::make_shared<const TrampolineContract>(other.entries.front());
   }
 
-  std::vector<TrampolineWord> assemble() {
-    std::vector<TrampolineWord> out;
+  std::vector<TrampolineUnit> assemble() {
+    std::vector<TrampolineUnit> out;
     std::optional<ObjectTrampolineText> object;
     std::optional<std::string> text;
     std::string file = files_.assembly;
@@ -322,7 +322,7 @@ class Loader {
         conditions.push_back(sw.conditions[k]);
         owner.push_back({&w, sw.reasons[k]});
       }
-      out.push_back(TrampolineWord{w.address.addend - o.base.addend, Instruction{sw.term, sw.knownBits, w.bytes},
+      out.push_back(TrampolineUnit{w.address.addend - o.base.addend, Instruction{sw.term, sw.knownBits, w.bytes},
                                    w.source, w.where});
       if (object) {  // traces show the object's instruction and where it lies
         size_t i = out.size() - 1;

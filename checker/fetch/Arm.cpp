@@ -55,7 +55,7 @@ class ArmRules final : public FetchRules {
   std::vector<std::vector<unsigned>> floors(const Timeline& tl, const ModelSpec& m) const override {
     std::vector<std::vector<unsigned>> out;
     CacheMaintenance cm(m.cacheType);
-    unsigned words = unsigned(tl.byWord.size());
+    unsigned words = unsigned(tl.byUnit.size());
     auto snapshot = [&] {
       std::vector<unsigned> f(words);
       for (unsigned i = 0; i < words; ++i) f[i] = cm.floor(i);

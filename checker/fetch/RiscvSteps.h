@@ -51,7 +51,7 @@ inline constexpr std::string_view kStepUsage =
 // inside flush_icache_all. A local fence.i raises no other hart's floor.
 inline std::vector<std::vector<unsigned>> remoteFenceFloors(const Timeline& tl) {
   std::vector<std::vector<unsigned>> out;
-  std::vector<unsigned> floor(tl.byWord.size(), 0);
+  std::vector<unsigned> floor(tl.byUnit.size(), 0);
   out.push_back(floor);
   auto raise = [&](unsigned before) {  // every write at a step < before
     for (const Write& w : tl.writes)

@@ -39,7 +39,7 @@ class X86Rules final : public FetchRules {
     std::vector<std::vector<unsigned>> out;
     for (unsigned p = 0; p <= tl.stepCount; ++p) {
       unsigned done = tl.flushedWrites(p);
-      std::vector<unsigned> f(tl.byWord.size(), 0);
+      std::vector<unsigned> f(tl.byUnit.size(), 0);
       for (unsigned k = 0; k < done; ++k) f[tl.writes[k].word] = std::max(f[tl.writes[k].word], tl.writes[k].version);
       out.push_back(std::move(f));
     }

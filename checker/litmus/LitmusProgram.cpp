@@ -223,7 +223,7 @@ std::variant<Program, Diagnostics> layOut(const Test& t, const FetchRules* fetch
       p.code.push_back({c.base + 4 * k, uint32_t(units[k].bits), unsigned(c.index), texts[k]->text, texts[k]->at});
     }
   }
-  std::sort(p.code.begin(), p.code.end(), [](const CodeWord& a, const CodeWord& b) { return a.address < b.address; });
+  std::sort(p.code.begin(), p.code.end(), [](const CodeUnit& a, const CodeUnit& b) { return a.address < b.address; });
   for (unsigned i = 0; i < p.code.size(); ++i) p.codeAt[p.code[i].address] = i;
 
   // Data locations: every bare name that is not an instruction's.

@@ -18,7 +18,7 @@
 
 namespace patchcheck::litmus {
 
-struct CodeWord {
+struct CodeUnit {
   uint64_t address = 0;
   uint32_t initial = 0;
   unsigned thread = 0;  // index into Program::threads
@@ -40,7 +40,7 @@ struct Program {
   const FetchRules* fetch = nullptr;  // the model the test runs under (FetchRules::litmusFetch)
   CacheType cacheType = CacheType::Dic0Idc0;
   std::vector<ThreadCode> threads;            // in column order, handlers folded in
-  std::vector<CodeWord> code;                 // every instruction word, ascending addresses
+  std::vector<CodeUnit> code;                 // every instruction word, ascending addresses
   std::map<uint64_t, unsigned> codeAt;        // address -> index into code
   std::map<std::string, uint64_t> locations;  // data location -> address (8 bytes each)
   std::map<uint64_t, uint64_t> initialData;   // location address -> value

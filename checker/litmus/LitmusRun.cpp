@@ -138,7 +138,7 @@ class Runner {
     auto none = std::make_shared<const std::vector<unsigned>>(p_.code.size(), 0);
     none_ = none;
     viewIds_.emplace(*none, 0);
-    for (const CodeWord& cw : p_.code) {
+    for (const CodeUnit& cw : p_.code) {
       w.code.push_back(std::make_shared<const std::vector<Version>>(1, Version{cw.initial, none}));
       for (unsigned k = 0; k < 4; ++k) w.memory[cw.address + k] = uint8_t(cw.initial >> (8 * k));
     }
@@ -210,7 +210,7 @@ class Runner {
     return v;
   }
 
-  std::optional<unsigned> codeWord(uint64_t address) const {
+  std::optional<unsigned> codeUnit(uint64_t address) const {
     auto it = p_.codeAt.find(address & ~uint64_t(3));
     if (it == p_.codeAt.end()) return std::nullopt;
     return it->second;
@@ -260,7 +260,7 @@ class Runner {
     for (unsigned b = 0; b < s.bytes; ++b) w.memory[s.address + b] = uint8_t(s.value >> (8 * b));
     w.cache.storeSeen(cpu, s.fence);
     for (uint64_t a = s.address & ~uint64_t(3); a < s.address + s.bytes; a += 4) {
-      auto word = codeWord(a);
+      auto word = codeUnit(a);
       if (!word) continue;
       if (s.address != a || s.bytes != 4) {
         refuse(p_.code[*word].at, "a store of " + std::to_string(s.bytes) + " bytes over part of an instruction");
@@ -293,7 +293,7 @@ class Runner {
 
   bool execute(const World& w, unsigned cpu, std::vector<World>& stack) {
     const CpuState& c = w.cpus[cpu];
-    auto word = codeWord(c.pc);
+    auto word = codeUnit(c.pc);
     if (!word || (c.pc & 3)) {
       refuse(threadAt(cpu), p_.threads[cpu].name + " runs at 0x" + hex(c.pc) + ", outside the test's code");
       return false;
@@ -329,7 +329,7 @@ class Runner {
   // `propagated`: the version fetched has reached memory.
   bool step(World& w, unsigned cpu, uint32_t value, unsigned word, bool propagated) {
     CpuState& c = w.cpus[cpu];
-    const CodeWord& at = p_.code[word];
+    const CodeUnit& at = p_.code[word];
     Bytes visible;  // memory as this CPU reads it, made only for a step that may load
     const StepOutcome& after = semantics_.step(value, c.pc, c.regs, [&]() -> const StepSemantics::Memory& {
       visible = w.memory;  // its youngest buffered store over each byte
@@ -389,7 +389,7 @@ class Runner {
     }
     for (const StepEffect& fx : after.effects) {
       const std::optional<uint64_t>& address = fx.address;
-      auto target = address ? codeWord(*address) : std::nullopt;
+      auto target = address ? codeUnit(*address) : std::nullopt;
       switch (fx.ordering) {
         case Ordering::Full:
           ++c.fences;
@@ -465,7 +465,7 @@ class Runner {
       unsigned version = 0;
       if (fetchesUnpropagated())
         for (uint64_t a = run.address & ~uint64_t(3); a < run.address + run.bytes; a += 4)
-          if (auto word = codeWord(a)) {
+          if (auto word = codeUnit(a)) {
             if (run.address != a || run.bytes != 4) {
               refuse(p_.code[*word].at, "a store of " + std::to_string(run.bytes) + " bytes over part of an instruction");
               return false;

@@ -114,7 +114,7 @@ std::variant<json, Diagnostics> byteSiteSteps(const Spec& spec, const Transition
       case StepSpec::Kind::Write: {
         if (s.continuesRange()) break;  // one write of the whole range
         if (s.interim) {
-          auto a = assembleWord(spec, *s.interim, s.index, t);
+          auto a = assembleUnit(spec, *s.interim, s.index, t);
           if (auto* e = std::get_if<Diagnostics>(&a)) return *e;
           const Unit& u = std::get<Unit>(a);
           if (!u.isConcrete() || u.bytes != 1)

@@ -111,7 +111,7 @@ std::string comment(const json& w, const std::string& fn) {
 // A state with a unit that depends on an address has no array (its fixed
 // bits would read as code): an initializer macro, a constant expression
 // for static tables, and a function that fills the patcher's buffer.
-std::string stateWords(const std::string& fn, const json& state, const std::vector<std::string>& encoders,
+std::string stateUnits(const std::string& fn, const json& state, const std::vector<std::string>& encoders,
                        const std::string& element, unsigned units) {
   std::vector<std::string> params = stateParameters(state);
   std::string args = argumentList(params), macro = upper(fn);
@@ -243,7 +243,7 @@ std::string cHeader(const json& table, const std::string& jsonFileName) {
         if (!w.contains("word")) o << encoder(fn, w);
       }
       if (!stateParameters(s).empty()) {
-        o << stateWords(tp + "_" + cIdentifier(st) + "_words", s, encoders[st], element, words);
+        o << stateUnits(tp + "_" + cIdentifier(st) + "_words", s, encoders[st], element, words);
         continue;
       }
       o << "static const " << element << " " << tp << "_" << cIdentifier(st) << "[" << words

@@ -26,7 +26,7 @@ std::string hexUnit(uint64_t v, unsigned bytes) {
 // a unit that depends on an address the fixed bits (opcode, registers: from
 // the instruction table row the assembler chose) and how the
 // address-dependent field is formed.
-nlohmann::json wordJson(const Unit& w, const Target& t, const std::string& text, unsigned index,
+nlohmann::json unitJson(const Unit& w, const Target& t, const std::string& text, unsigned index,
                         const PatchUnit& at) {
   nlohmann::json j{{"index", index}, {"offset", at.offset}, {"bytes", at.length}, {"text", text}};
   // How a patcher stores the value: arm64 instructions are little-endian
@@ -72,20 +72,20 @@ nlohmann::json instructionsOf(const nlohmann::json& target, const std::string& s
 
 // A word site's steps: each write with the word it stores (the `to`
 // state's entry, or the interim word), each barrier by name.
-std::variant<nlohmann::json, Diagnostics> wordSiteSteps(const Spec& spec, const TransitionSpec& tr, const Target& t,
-                                                        const std::vector<nlohmann::json>& toWords) {
+std::variant<nlohmann::json, Diagnostics> unitSiteSteps(const Spec& spec, const TransitionSpec& tr, const Target& t,
+                                                        const std::vector<nlohmann::json>& toUnits) {
   nlohmann::json out = nlohmann::json::array();
   for (const StepSpec& s : tr.steps) {
     switch (s.kind) {
       case StepSpec::Kind::Write: {
         nlohmann::json w;
         if (s.interim) {
-          auto a = assembleWord(spec, *s.interim, s.index, t);
+          auto a = assembleUnit(spec, *s.interim, s.index, t);
           if (auto* e = std::get_if<Diagnostics>(&a)) return *e;
-          w = wordJson(std::get<Unit>(a), t, s.interim->text, s.index, siteLayout(spec, t).units().at(s.index));
+          w = unitJson(std::get<Unit>(a), t, s.interim->text, s.index, siteLayout(spec, t).units().at(s.index));
           w["interim"] = true;
         } else if (s.index < spec.siteUnits()) {
-          w = toWords[s.index];
+          w = toUnits[s.index];
         } else {
           continue;  // the checker refused this already
         }
@@ -230,10 +230,10 @@ std::variant<nlohmann::json, Diagnostics> patchTable(const Spec& spec, const std
         errs.insert(errs.end(), e->begin(), e->end());
         continue;
       }
-      const auto& asmWords = std::get<Program>(a).units;
+      const auto& asmUnits = std::get<Program>(a).units;
       SiteLayout layout = siteLayout(spec, t);
       for (unsigned i = 0; i < spec.siteUnits(); ++i)
-        words[st.name].push_back(wordJson(asmWords[i], t, st.words[i].text, i, layout.units()[i]));
+        words[st.name].push_back(unitJson(asmUnits[i], t, st.words[i].text, i, layout.units()[i]));
       addState(st, stateJson(st, words[st.name]));
     }
     tj["transitions"] = nlohmann::json::array();
@@ -253,7 +253,7 @@ std::variant<nlohmann::json, Diagnostics> patchTable(const Spec& spec, const std
       nlohmann::json trj{{"name", ts->name()}, {"from", ts->from}, {"to", ts->to}, {"when", whenName(ts->when)},
                          {"line", ts->where.line}};
       auto steps = spec.byteUnits ? byteSiteSteps(spec, *ts, t, instructionsOf(tj, ts->to))
-                                  : wordSiteSteps(spec, *ts, t, words[ts->to]);
+                                  : unitSiteSteps(spec, *ts, t, words[ts->to]);
       if (auto* e = std::get_if<Diagnostics>(&steps)) errs.insert(errs.end(), e->begin(), e->end());
       else trj["steps"] = std::get<nlohmann::json>(steps);
       if (checked) {  // without results (the gate's comparison with a baseline): the content only

@@ -20,7 +20,7 @@ namespace {
 using Contents = std::vector<unsigned>;  // version per site word
 
 struct Versions {
-  std::vector<std::vector<WordImage>> images;
+  std::vector<std::vector<UnitImage>> images;
   std::vector<std::vector<std::string>> names;
 };
 
@@ -75,7 +75,7 @@ void observe(GraphNode& n, const Contents& c, const Versions& v, const SiteInsta
 // A unit as a node shows it: a word by its text; a byte of a byte site
 // by its value ("??" where the placement decides it), then the
 // instruction it belongs to and where in it.
-std::string unitText(const WordImage& w) {
+std::string unitText(const UnitImage& w) {
   if (!w.whole) return w.source;
   char hex[8] = "??";
   if (w.symbolic.knownMask == 0xff) snprintf(hex, sizeof hex, "%02llx", (unsigned long long)w.symbolic.knownBits);
@@ -134,7 +134,7 @@ std::variant<TransitionPicture, Diagnostics> transitionPicture(const SiteInstanc
     if (s.interim) {
       auto img = site.interim(*s.interim, s.index);
       if (auto* e = std::get_if<Diagnostics>(&img)) return *e;
-      v.images[s.index].push_back(std::get<WordImage>(img));
+      v.images[s.index].push_back(std::get<UnitImage>(img));
       v.names[s.index].push_back("interim");
     } else if (s.index < spec.siteUnits()) {
       v.images[s.index].push_back(to[s.index]);

@@ -40,7 +40,7 @@ struct RegionSpec {
 };
 
 // One line of a state: the assembly text of one word.
-struct WordSpec {
+struct UnitSpec {
   std::string text;
   SourceLocation where;  // points at the first character of the text
 };
@@ -56,7 +56,7 @@ struct DataUnitSpec {
 
 struct StateSpec {
   std::string name;
-  std::vector<WordSpec> words;  // one per site unit: the data units before F, then site.words
+  std::vector<UnitSpec> words;  // one per site unit: the data units before F, then site.words
   SourceLocation where;
 };
 
@@ -100,7 +100,7 @@ struct StepSpec {
   // units before F first; the spec writes `write I` with I from F's entry,
   // negative for the data units: Spec::unitIndex).
   unsigned index = 0;
-  std::optional<WordSpec> interim;    // write I = "insn"
+  std::optional<UnitSpec> interim;    // write I = "insn"
   // Byte sites (x86): a write stores one byte; `write I = "insn"` of an
   // L-byte instruction is L writes, this one storing byte `part` of it.
   unsigned part = 0;
@@ -194,7 +194,7 @@ struct Spec {
   // list of instructions whose lengths add up to N.
   bool byteUnits = false;
   std::vector<DataUnitSpec> before;   // data units before F, in address order, ending at F
-  std::vector<WordSpec> body;         // F's first real instructions
+  std::vector<UnitSpec> body;         // F's first real instructions
   // A byte site's body in bytes, each byte a region unit as the site's are
   // (the loader assembles the body to measure it; the same on every target).
   unsigned bodyBytes = 0;

@@ -310,13 +310,13 @@ class SpecLoader {
     wrongType(n, what, "an integer or a \"0x...\" string");
     return std::nullopt;
   }
-  std::optional<WordSpec> word(const toml::node& n, const std::string& what) {
+  std::optional<UnitSpec> word(const toml::node& n, const std::string& what) {
     auto s = string(n, what);
     if (!s) return std::nullopt;
-    return WordSpec{*s, textStart(n)};
+    return UnitSpec{*s, textStart(n)};
   }
-  std::vector<WordSpec> words(const toml::node& n, const std::string& what) {
-    std::vector<WordSpec> out;
+  std::vector<UnitSpec> words(const toml::node& n, const std::string& what) {
+    std::vector<UnitSpec> out;
     if (const toml::array* a = array(n, what))
       for (const toml::node& e : *a)
         if (auto w = word(e, "each word of " + what)) out.push_back(std::move(*w));
@@ -1046,7 +1046,7 @@ class SpecLoader {
       error(where(end), "unexpected text after the interim instruction");
       return std::nullopt;
     }
-    s.interim = WordSpec{text.substr(i + 1, close - i - 1), where(i + 1)};
+    s.interim = UnitSpec{text.substr(i + 1, close - i - 1), where(i + 1)};
     return s;
   }
 

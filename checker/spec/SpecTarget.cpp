@@ -19,12 +19,12 @@ std::string isaAbi(const Target& t) {
 // and error back at its entry in the spec.
 // `lengths`: the unit length each entry must fill (empty: any).
 std::variant<Program, Diagnostics> assembleLines(const Spec& spec,
-                                                        const std::vector<const WordSpec*>& entries,
+                                                        const std::vector<const UnitSpec*>& entries,
                                                         const AssemblyOptions& options,
                                                         const std::vector<unsigned>& lengths = {}) {
   std::string program;
   Diagnostics lineErrors;
-  for (const WordSpec* w : entries) {
+  for (const UnitSpec* w : entries) {
     if (w->text.find_first_of("\r\n") != std::string::npos)
       lineErrors.push_back({w->where, "a word must be one line of assembly"});
     program += w->text + "\n";
@@ -33,7 +33,7 @@ std::variant<Program, Diagnostics> assembleLines(const Spec& spec,
   auto toSpec = [&](SourceLocation at) {
     if (entries.empty()) return at;
     if (at.line == 0 || at.line > entries.size()) return entries[0]->where;
-    const WordSpec& w = *entries[at.line - 1];
+    const UnitSpec& w = *entries[at.line - 1];
     return spec.locate(w.where, at.column ? at.column - 1 : 0);
   };
   auto result = options.target.isa->assemble(program, spec.path, options);
@@ -176,9 +176,9 @@ SiteLayout siteLayout(const Spec& spec, const Target& t) {
 
 std::variant<Program, Diagnostics> assembleState(const Spec& spec, const StateSpec& state,
                                                         const Target& t) {
-  std::vector<const WordSpec*> entries;
-  for (const WordSpec& w : state.words) entries.push_back(&w);
-  for (const WordSpec& w : spec.body) entries.push_back(&w);
+  std::vector<const UnitSpec*> entries;
+  for (const UnitSpec& w : state.words) entries.push_back(&w);
+  for (const UnitSpec& w : spec.body) entries.push_back(&w);
   std::vector<unsigned> lengths;
   SiteLayout layout = siteLayout(spec, t);
   if (!spec.byteUnits) {
@@ -199,8 +199,8 @@ std::variant<Program, Diagnostics> assembleState(const Spec& spec, const StateSp
 }
 
 std::variant<unsigned, Diagnostics> bodyLength(const Spec& spec, const Target& t) {
-  std::vector<const WordSpec*> entries;
-  for (const WordSpec& w : spec.body) entries.push_back(&w);
+  std::vector<const UnitSpec*> entries;
+  for (const UnitSpec& w : spec.body) entries.push_back(&w);
   auto r = assembleLines(spec, entries, assemblyOptions(spec, t, spec.siteUnits()));
   if (auto* e = std::get_if<Diagnostics>(&r)) return std::move(*e);
   unsigned total = 0;
@@ -208,7 +208,7 @@ std::variant<unsigned, Diagnostics> bodyLength(const Spec& spec, const Target& t
   return total;
 }
 
-std::variant<Unit, Diagnostics> assembleWord(const Spec& spec, const WordSpec& word,
+std::variant<Unit, Diagnostics> assembleUnit(const Spec& spec, const UnitSpec& word,
                                                             unsigned index, const Target& t) {
   auto r = assembleLines(spec, {&word}, assemblyOptions(spec, t, index), {siteLayout(spec, t).units().at(index).length});
   if (auto* errors = std::get_if<Diagnostics>(&r)) return std::move(*errors);
@@ -271,13 +271,13 @@ Diagnostics checkSpecForTarget(const Spec& spec, const Target& t) {
   };
   for (const StateSpec& s : spec.states) add(assembleState(spec, s, t));
   if (spec.states.empty() && !spec.body.empty()) {
-    std::vector<const WordSpec*> body;
-    for (const WordSpec& w : spec.body) body.push_back(&w);
+    std::vector<const UnitSpec*> body;
+    for (const UnitSpec& w : spec.body) body.push_back(&w);
     add(assembleLines(spec, body, assemblyOptions(spec, t, spec.siteUnits())));
   }
   for (const TransitionSpec& tr : spec.transitions)
     for (const StepSpec& step : tr.steps)
-      if (step.interim) add(assembleWord(spec, *step.interim, step.index, t));
+      if (step.interim) add(assembleUnit(spec, *step.interim, step.index, t));
   return errors;
 }
 

@@ -38,7 +38,7 @@ std::variant<Program, Diagnostics> assembleState(const Spec&, const StateSpec&,
 std::variant<unsigned, Diagnostics> bodyLength(const Spec&, const Target&);
 
 // One unit on its own at region unit `index` (the interim of `write I = "..."`).
-std::variant<Unit, Diagnostics> assembleWord(const Spec&, const WordSpec&,
+std::variant<Unit, Diagnostics> assembleUnit(const Spec&, const UnitSpec&,
                                                             unsigned index, const Target&);
 
 // Every error that depends on the target, the first of them what the

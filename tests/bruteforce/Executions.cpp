@@ -143,7 +143,7 @@ class Enumerator {
   }
 
   void exitAt(PassNode& n, const Exit& at) {
-    uint64_t resume = s_.placement.function + 4ull * s_.siteWords;
+    uint64_t resume = s_.placement.function + 4ull * s_.siteUnitCount;
     Judgement j = judge(s_.allowed, at, s_.target, s_.entry, n.cpu.state, s_.entries, resume);
     if (j.ok) end(n, "", j.held);
     else end(n, (at.atSymbol ? "at " + at.symbol : std::string("at F's body")) + ": " + j.why);
@@ -165,9 +165,9 @@ class Enumerator {
       return;
     }
     if (inRegion) {
-      if (idx == s_.siteWords && !n.inBody) {
+      if (idx == s_.siteUnitCount && !n.inBody) {
         exitAt(n, Exit{});
-        if (!n.violation.empty() || s_.regionWords == s_.siteWords) return;
+        if (!n.violation.empty() || s_.regionWords == s_.siteUnitCount) return;
         out_.reached.insert(n.held);
         n.ended = false;  // untraced so far: run the declared body words
         n.inBody = true;
@@ -209,8 +209,8 @@ class Enumerator {
     char label[64];
     snprintf(label, sizeof label, "word %u v%u (%08x)", word, version, bits);
     n.label = label;
-    if (n.inBody && word >= s_.siteWords && bits != s_.versions[word][0]) {
-      n.violation = "F's body word " + std::to_string(word - s_.siteWords) + " runs after it was overwritten";
+    if (n.inBody && word >= s_.siteUnitCount && bits != s_.versions[word][0]) {
+      n.violation = "F's body word " + std::to_string(word - s_.siteUnitCount) + " runs after it was overwritten";
     } else {
       std::vector<patchcheck::Fault> faults = n.cpu.step(mips::fetchWord(c_, bits));
       ++n.instructions;

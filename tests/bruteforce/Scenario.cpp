@@ -66,7 +66,7 @@ std::optional<uint64_t> pick(const Range& r, uint64_t align, PlacementMode mode,
   return first + d(rng) * align;
 }
 
-std::string joined(const std::vector<patchcheck::WordSpec>& ws) {
+std::string joined(const std::vector<patchcheck::UnitSpec>& ws) {
   std::string text;
   for (const auto& w : ws) text += w.text + "\n";
   return text;
@@ -114,7 +114,7 @@ Scenario base(const Spec& s, const mips::Target& t, const Placement& p, const Si
   Scenario sc;
   sc.target = t;
   sc.placement = p;
-  sc.siteWords = s.words;
+  sc.siteUnitCount = s.words;
   sc.regionWords = s.words + unsigned(s.body.size());
   sc.model = s.model;
   sc.versions.resize(sc.regionWords);

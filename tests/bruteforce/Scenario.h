@@ -48,7 +48,7 @@ struct Scenario {
   std::string name;  // "spec: from->to [target]" for reports
   mips::Target target;
   Placement placement;
-  unsigned siteWords = 0, regionWords = 0;
+  unsigned siteUnitCount = 0, regionWords = 0;
   std::vector<std::vector<uint32_t>> versions;  // per region word; [0] before the steps
   std::vector<WriterStep> steps;
   patchcheck::When when = patchcheck::When::Live;

@@ -16,7 +16,7 @@ using namespace patchcheck;
 namespace {
 
 void put(std::ostream& o, const SourceLocation& w) { o << '@' << w.file << ':' << w.line << ':' << w.column << ' '; }
-void put(std::ostream& o, const WordSpec& w) { o << '[' << w.text << ']', put(o, w.where); }
+void put(std::ostream& o, const UnitSpec& w) { o << '[' << w.text << ']', put(o, w.where); }
 void put(std::ostream& o, const BehaviourSpec& b) {
   o << '{' << b.str() << '|' << b.text << '}';
   put(o, b.where);

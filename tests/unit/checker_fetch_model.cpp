@@ -97,9 +97,9 @@ TEST_CASE("Timeline: writes, versions, barrier groups, flushes and waits", "[che
   CHECK(tl.writes[2].version == 2);     // the second write of word 2
   CHECK(tl.writes[2].syncGroup == 2);   // sync and flush are both barriers
   CHECK(tl.writes[2].flushGroup == 1);
-  CHECK(tl.byWord.size() == 3);
-  CHECK(tl.byWord[0].empty());
-  CHECK(tl.byWord[2] == std::vector<unsigned>{0, 2});
+  CHECK(tl.byUnit.size() == 3);
+  CHECK(tl.byUnit[0].empty());
+  CHECK(tl.byUnit[2] == std::vector<unsigned>{0, 2});
   CHECK(tl.versions(0) == 1);
   CHECK(tl.versions(2) == 3);
   CHECK(tl.writeOf(2, 2) == 2);
@@ -123,9 +123,9 @@ TEST_CASE("Timeline: writes, versions, barrier groups, flushes and waits", "[che
 
 TEST_CASE("Timeline: a write past the site words addresses a body word", "[checker_fetch_model]") {
   Timeline tl = Timeline::of(steps({"w4", "f"}), 3);
-  REQUIRE(tl.byWord.size() == 5);
-  CHECK(tl.byWord[4] == std::vector<unsigned>{0});
-  CHECK(tl.byWord[3].empty());
+  REQUIRE(tl.byUnit.size() == 5);
+  CHECK(tl.byUnit[4] == std::vector<unsigned>{0});
+  CHECK(tl.byUnit[3].empty());
 }
 
 TEST_CASE("sc: seeing a later write means every earlier one is seen", "[checker_fetch_model]") {

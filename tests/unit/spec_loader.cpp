@@ -208,7 +208,7 @@ TEST_CASE("a 32-bit spec: addresses sign-extended, UNPREDICTABLE words allowed",
   CHECK(steps[6].index == 3);                   // a body word
   CHECK(steps[6].interim->text == "sw ra, 4(sp)");
   CHECK(steps[6].interim->where.column == 15);
-  auto interim = assembleWord(s, *steps[0].interim, 1, s.target);
+  auto interim = assembleUnit(s, *steps[0].interim, 1, s.target);
   REQUIRE(std::holds_alternative<Unit>(interim));
   CHECK(std::get<Unit>(interim).bits == 0x00000040);  // FACTS: ssnop
 }
