@@ -55,7 +55,7 @@ inline std::vector<std::vector<unsigned>> remoteFenceFloors(const Timeline& tl) 
   out.push_back(floor);
   auto raise = [&](unsigned before) {  // every write at a step < before
     for (const Write& w : tl.writes)
-      if (w.step < before) floor[w.word] = std::max(floor[w.word], w.version);
+      if (w.step < before) floor[w.unit] = std::max(floor[w.unit], w.version);
   };
   unsigned fenced = 0;  // writes at steps before this one are ordered before a later IPI
   size_t next = 0;
