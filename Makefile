@@ -23,7 +23,7 @@ build: deps $(BUILD)/CMakeCache.txt
 	cmake --build $(BUILD) -j $(JOBS)
 
 run: build
-	$(BUILD)/patchcheck check --matrix --summary specs/mips/*.toml specs/arm64/*.toml specs/x86/*.toml
+	$(BUILD)/patchcheck check --matrix --summary specs/mips/*.toml specs/arm64/*.toml specs/x86/*.toml specs/riscv/*.toml
 
 test: test-deps build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)

@@ -9,6 +9,8 @@
 #include "checker/litmus/LitmusParser.h"
 #include "checker/litmus/LitmusRun.h"
 #include "checker/report/LitmusReport.h"
+#include "checker/spec/FetchRegistry.h"
+#include "checker/spec/Suggest.h"
 
 namespace patchcheck {
 
@@ -17,6 +19,7 @@ void addLitmusCommand(CLI::App& app, int& exitCode) {
     std::vector<std::string> files;
     bool json = false;
     unsigned maxStates = litmus::Limits{}.maxStates;
+    std::string fetch;
   };
   auto args = std::make_shared<Args>();
   CLI::App* cmd = app.add_subcommand("litmus", "Answer herd7 instruction-fetch litmus tests");
@@ -24,7 +27,18 @@ void addLitmusCommand(CLI::App& app, int& exitCode) {
   cmd->add_flag("--json", args->json, "one JSON object per test, as an array");
   cmd->add_option("--max-states", args->maxStates, "give up on a test past this many states (exit 2)")
       ->check(CLI::PositiveNumber);
+  cmd->add_option("--fetch", args->fetch,
+                  "the fetch model to run the tests under, one their ISA allows; default: the one the "
+                  "architecture's plug-in names for its litmus tests");
   cmd->callback([args, &exitCode] {
+    const FetchRules* fetch = nullptr;
+    if (!args->fetch.empty() && !(fetch = fetchModelNamed(args->fetch))) {
+      std::vector<std::string> names;
+      for (const FetchRules* m : fetchModelsListed()) names.emplace_back(m->name());
+      std::cerr << "error: unknown fetch model '" << args->fetch << "'" << suggest(args->fetch, names) << "\n";
+      exitCode = 2;
+      return;
+    }
     nlohmann::json all = nlohmann::json::array();
     int code = 0;
     // One context and one session for the run: creating and deleting a
@@ -41,7 +55,7 @@ void addLitmusCommand(CLI::App& app, int& exitCode) {
       } else {
         litmus::Limits limits;
         limits.maxStates = args->maxStates;
-        r = litmus::runLitmus(std::get<litmus::Test>(parsed), session, limits);
+        r = litmus::runLitmus(std::get<litmus::Test>(parsed), session, limits, fetch);
       }
       if (auto* d = std::get_if<Diagnostics>(&r)) {
         for (const Diagnostic& e : *d) std::cerr << e.str() << "\n";

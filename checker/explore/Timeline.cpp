@@ -30,7 +30,10 @@ Timeline Timeline::of(const TransitionSpec& t, unsigned siteUnitCount) {
         tl.dsbSteps.push_back(i);
         tl.maintenance.push_back({i, s.kind, 0});
         break;
+      // RISC-V fence w,o and fence.i order no store before a later one
+      // (the RISC-V models read them here, FetchRules::floors).
       case StepSpec::Kind::DcCvau: case StepSpec::Kind::IcIvau: case StepSpec::Kind::Isb: case StepSpec::Kind::Ipi:
+      case StepSpec::Kind::OutputFence: case StepSpec::Kind::LocalFence:
         tl.maintenance.push_back({i, s.kind, s.index});
         break;
     }

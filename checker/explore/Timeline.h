@@ -18,7 +18,8 @@ struct Write {
 };
 
 // An arm64 cache-maintenance or synchronisation step (dc cvau, dsb, ic
-// ivau, isb, ipi), in program order with the writes.
+// ivau, isb, ipi) or a RISC-V fence (fence w,o, fence.i), in program order
+// with the writes.
 struct Maintenance {
   unsigned step = 0;
   StepSpec::Kind kind = StepSpec::Kind::Dsb;

@@ -19,12 +19,17 @@ class ArmRules final : public FetchRules {
  public:
   std::string_view name() const override { return "arm"; }
   std::string_view description() const override { return "the AArch64 model"; }
-  bool takesStep(std::string_view v) const override { return v != "sync_core"; }
+  bool takesStep(std::string_view v) const override {
+    for (std::string_view t : {"write", "sync", "flush", "wait", "dc", "dsb", "dmb", "ic", "isb", "ipi"})
+      if (v == t) return true;
+    return false;
+  }
   std::string_view stepUsage() const override {
     return "write I, write I = \"insn\", dc cvau I, dsb ish, ic ivau I, dmb ish (or sync), isb, ipi, flush, wait";
   }
   std::string_view stepOwner() const override { return "an arm64 step"; }
   bool takesCacheType() const override { return true; }
+  LitmusFetch litmusFetch() const override { return LitmusFetch::ArmCache; }
   Forced forcedBy(bool) const override { return Forced::Completed; }
   bool coherent(const ModelSpec& m) const override { return m.cacheType == CacheType::Dic1Idc1; }
   bool fetchOrdersLoads() const override { return true; }

@@ -4,6 +4,7 @@
 #include <functional>
 #include <set>
 
+#include "checker/spec/FetchRegistry.h"
 #include "encoder/Assembly.h"
 #include "encoder/Isa.h"
 #include "model/IsaModel.h"
@@ -86,7 +87,7 @@ std::variant<uint64_t, Diagnostics> valueOf(const InitValue& v, const Program& p
   return fail("unknown value");
 }
 
-std::variant<Program, Diagnostics> layOut(const Test& t) {
+std::variant<Program, Diagnostics> layOut(const Test& t, const FetchRules* fetch) {
   Program p;
   p.file = t.file;
   Diagnostics errors;
@@ -94,9 +95,13 @@ std::variant<Program, Diagnostics> layOut(const Test& t) {
   if (!t.dialect) return Diagnostics{{where(t, {1, 1}), "architecture '" + t.arch + "' has no litmus support"}};
   p.target = t.dialect->target();
   const IsaModel& model = modelOf(p.target);
-  if (t.dialect->fetchModel() != "arm")
-    errors.push_back(refuse(t, {1, 1}, "the fetch model '" + std::string(t.dialect->fetchModel()) + "' of " + t.arch +
-                                           " tests (this runner follows the Arm rules only)"));
+  p.fetch = fetch ? fetch : fetchModelNamed(t.dialect->fetchModel());
+  if (!p.fetch || p.fetch->litmusFetch() == FetchRules::LitmusFetch::None)
+    errors.push_back(refuse(t, {1, 1}, "the fetch model '" + std::string(p.fetch ? p.fetch->name() : t.dialect->fetchModel()) +
+                                           "' of " + t.arch + " tests"));
+  else if (!allowsFetchModel(*p.target.isa, *p.fetch))
+    errors.push_back({where(t, {1, 1}), "fetch model '" + std::string(p.fetch->name()) + "' is not one of " + t.arch +
+                                            "'s (" + fetchModelsText(*p.target.isa) + ")"});
   if (p.target.isa->patchUnitBytes(p.target) != 4)
     errors.push_back(refuse(t, {1, 1}, t.arch + " instructions that are not 4-byte words"));
   if (!errors.empty()) return errors;
@@ -105,7 +110,10 @@ std::variant<Program, Diagnostics> layOut(const Test& t) {
     std::string k = folded(key);
     // A test whose meta was set by a program (not read) has no position.
     Position at = t.metaAt.count(key) ? t.metaAt.at(key) : Position{1, 1};
-    if (k == "cachetype") {
+    if (k == "cachetype" && !p.fetch->takesCacheType()) {
+      errors.push_back(refuse(t, at, key + "=" + value + " (no cache type under fetch = \"" +
+                                         std::string(p.fetch->name()) + "\")"));
+    } else if (k == "cachetype") {
       std::string v = value;
       bool dic = v.find("DIC") != std::string::npos, idc = v.find("IDC") != std::string::npos;
       std::string rest = v;
@@ -226,7 +234,9 @@ std::variant<Program, Diagnostics> layOut(const Test& t) {
     p.initialData[a] = 0;
   };
   for (const InitEntry& e : t.init) {
-    if (e.name.rfind("pte_", 0) == 0 || e.value.text.find('(') != std::string::npos) {
+    // PTE(...), not an instruction's text (RISC-V's `lw s0, 0(a4)`).
+    bool pte = e.value.kind != InitValue::Kind::Instruction && e.value.text.find('(') != std::string::npos;
+    if (e.name.rfind("pte_", 0) == 0 || pte) {
       errors.push_back(refuse(t, e.at, "page-table entries (" + e.name + ")"));
       continue;
     }

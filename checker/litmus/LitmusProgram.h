@@ -37,6 +37,7 @@ struct ThreadCode {
 
 struct Program {
   Target target;
+  const FetchRules* fetch = nullptr;  // the model the test runs under (FetchRules::litmusFetch)
   CacheType cacheType = CacheType::Dic0Idc0;
   std::vector<ThreadCode> threads;            // in column order, handlers folded in
   std::vector<CodeUnit> code;                 // every instruction word, ascending addresses
@@ -57,6 +58,8 @@ struct Program {
 // or label's address, or an instruction's encoding.
 std::variant<uint64_t, Diagnostics> valueOf(const InitValue&, const Program&);
 
-std::variant<Program, Diagnostics> layOut(const Test&);
+// `fetch`: the model to run the test under, one its ISA allows; nothing:
+// the dialect's (LitmusDialect::fetchModel).
+std::variant<Program, Diagnostics> layOut(const Test&, const FetchRules* fetch = nullptr);
 
 }  // namespace patchcheck::litmus

@@ -24,6 +24,7 @@ struct Store {
   unsigned bytes = 0;
   uint64_t value = 0;     // little-endian: byte k is (value >> 8k)
   unsigned fence = 0;     // store barriers its CPU had executed before it
+  unsigned version = 0;   // Ziccif: the code version it made when it ran (0: none)
 };
 
 // A version of an instruction word in memory, with the fetch view of
@@ -33,6 +34,7 @@ struct Version {
   uint32_t value = 0;
   std::shared_ptr<const std::vector<unsigned>> view;  // never changed once made: copies share it
   unsigned viewId = 0;  // one number per distinct view in a test (Runner::viewIds_), for the state key
+  bool propagated = true;  // Ziccif: it has reached memory (a version of a store still buffered: false)
 };
 
 struct CpuState {
@@ -81,6 +83,9 @@ class Bytes {
 struct World {
   Bytes memory;  // every byte of code and data locations
   std::vector<std::shared_ptr<const std::vector<Version>>> code;  // per word; a store makes a new list (copies share them)
+  // Ziccif: per word, the version memory holds (the code list has every
+  // store that ran, in the order they ran, whether in memory yet or not).
+  std::vector<unsigned> inMemory;
   CacheMaintenance cache;
   std::vector<CpuState> cpus;
 
@@ -105,8 +110,9 @@ struct World {
     for (const auto& [a, b] : memory.pairs()) k.push_back(char(b));
     for (const auto& versions : code) {
       put(versions->size());
-      for (const Version& v : *versions) put(v.value), put(v.viewId);
+      for (const Version& v : *versions) put(v.value), put(v.viewId), put(v.propagated);
     }
+    for (unsigned v : inMemory) put(v);
     cache.appendKey(k);
     for (const CpuState& c : cpus) {
       put(c.pc), put(c.elr), put(c.fences), put(c.inHandler * 2 + c.done);
@@ -115,7 +121,7 @@ struct World {
       for (uint64_t r : c.regs) put(r);
       for (unsigned b : c.base) put(b);
       put(c.buffer.size());
-      for (const Store& s : c.buffer) put(s.address), put(s.bytes), put(s.value), put(s.fence);
+      for (const Store& s : c.buffer) put(s.address), put(s.bytes), put(s.value), put(s.fence), put(s.version);
     }
     return k;
   }
@@ -128,7 +134,9 @@ class Runner {
 
   std::variant<LitmusResult, Diagnostics> run() {
     World w(p_.cacheType);
+    w.inMemory.assign(p_.code.size(), 0);
     auto none = std::make_shared<const std::vector<unsigned>>(p_.code.size(), 0);
+    none_ = none;
     viewIds_.emplace(*none, 0);
     for (const CodeUnit& cw : p_.code) {
       w.code.push_back(std::make_shared<const std::vector<Version>>(1, Version{cw.initial, none}));
@@ -158,11 +166,28 @@ class Runner {
   const std::vector<RegisterInfo>& regs_;
   StepSemantics& semantics_;
   std::map<std::vector<unsigned>, unsigned> viewIds_;  // every view a version was made with -> its number
+  std::shared_ptr<const std::vector<unsigned>> none_;  // the view of no version seen
   Diagnostics errors_;
   std::unordered_set<std::string> seen_;
   std::set<std::map<std::string, uint64_t>> finals_;
 
   bool dic() const { return p_.cacheType == CacheType::Dic1Idc1; }
+  // Arm: fetches through the cache maintenance; else (RISC-V) from memory.
+  bool armCache() const { return p_.fetch->litmusFetch() == FetchRules::LitmusFetch::ArmCache; }
+  // Does a fetch raise the CPU's base to the view its version was made
+  // with? Always under Arm (DIC = 0: the floor when the version reached
+  // memory); under a memory model only when it is coherent (Ziccid).
+  bool fetchRaisesBase() const {
+    ModelSpec m;
+    m.cacheType = p_.cacheType;
+    return armCache() || p_.fetch->coherent(m);
+  }
+  // Ziccif: nothing orders a fetch with a store but FENCE.I, so a fetch may
+  // return a store that has run and reached no other hart's loads yet
+  // (herd's Ziccif-only CoFR+fencei): every store to code is a version
+  // from the moment it runs; reaching memory only decides what a later
+  // FENCE.I sees.
+  bool fetchesUnpropagated() const { return !armCache() && !fetchRaisesBase(); }
 
   void refuse(Position at, const std::string& what) {
     if (errors_.empty()) errors_.push_back({{t_.file, at.line, at.column}, what});
@@ -178,7 +203,10 @@ class Runner {
   // data) the version in memory.
   std::vector<unsigned> view(const World& w) const {
     std::vector<unsigned> v(w.code.size());
-    for (unsigned i = 0; i < v.size(); ++i) v[i] = dic() ? unsigned(w.code[i]->size()) - 1 : w.cache.floor(i);
+    for (unsigned i = 0; i < v.size(); ++i)
+      v[i] = fetchesUnpropagated()   ? w.inMemory[i]
+             : dic() || !armCache() ? unsigned(w.code[i]->size()) - 1
+                                    : w.cache.floor(i);
     return v;
   }
 
@@ -238,6 +266,13 @@ class Runner {
         refuse(p_.code[*word].at, "a store of " + std::to_string(s.bytes) + " bytes over part of an instruction");
         return;
       }
+      if (fetchesUnpropagated()) {
+        w.inMemory[*word] = s.version;
+        auto marked = std::make_shared<std::vector<Version>>(*w.code[*word]);
+        (*marked)[s.version].propagated = true;
+        w.code[*word] = marked;
+        continue;
+      }
       auto grown = std::make_shared<std::vector<Version>>(*w.code[*word]);
       grown->push_back({uint32_t(s.value), nullptr});
       w.code[*word] = grown;  // the view below counts the new version
@@ -273,8 +308,9 @@ class Runner {
     for (unsigned v = c.base[*word]; v < versions.size() && errors_.empty(); ++v) {
       World n = w;
       CpuState& nc = n.cpus[cpu];
-      for (unsigned i = 0; i < nc.base.size(); ++i) nc.base[i] = std::max(nc.base[i], (*versions[v].view)[i]);
-      if (step(n, cpu, versions[v].value, *word)) {
+      if (fetchRaisesBase())
+        for (unsigned i = 0; i < nc.base.size(); ++i) nc.base[i] = std::max(nc.base[i], (*versions[v].view)[i]);
+      if (step(n, cpu, versions[v].value, *word, versions[v].propagated)) {
         stack.push_back(std::move(n));
         any = true;
       }
@@ -290,7 +326,8 @@ class Runner {
 
   // Runs `value` as CPU `cpu`'s next instruction; false when it cannot run
   // yet (a barrier waiting for the CPU's stores to reach memory).
-  bool step(World& w, unsigned cpu, uint32_t value, unsigned word) {
+  // `propagated`: the version fetched has reached memory.
+  bool step(World& w, unsigned cpu, uint32_t value, unsigned word, bool propagated) {
     CpuState& c = w.cpus[cpu];
     const CodeUnit& at = p_.code[word];
     Bytes visible;  // memory as this CPU reads it, made only for a step that may load
@@ -301,6 +338,11 @@ class Runner {
       return visible.pairs();
     });
 
+    // Zifencei: a fetch is ordered before the memory accesses of its own
+    // instruction, which a later fence.i orders before later fetches; a
+    // store such a fetch read is one the hart has seen, so it is in memory
+    // (herd's Ziccif-only CoFF+load-fencei, MP.FF+load-fencei).
+    if (!propagated && (!after.loaded.empty() || !after.storedBytes.empty())) return false;
     // Memory-model events first: may it run now?
     std::optional<uint64_t> returnAddress;
     bool context = false;
@@ -355,7 +397,12 @@ class Runner {
           break;
         case Ordering::Stores: ++c.fences; break;
         case Ordering::Completion: w.cache.barrier(cpu); break;
-        case Ordering::ContextSync: context = true; break;
+        case Ordering::ContextSync:
+          // RISC-V fence.i: the CPU's own earlier stores before its later
+          // fetches (Zifencei), so they reach memory first.
+          if (!armCache() && !c.buffer.empty()) return false;
+          context = true;
+          break;
         case Ordering::CleanToUnification:
           if (target) w.cache.clean(cpu, *target, unsigned(w.code[*target]->size()) - 1);
           break;
@@ -378,7 +425,7 @@ class Runner {
       if (kind == FaultKind::Eret && c.inHandler) {
         c.pc = c.elr;
         c.inHandler = false;
-        c.base = view(w);  // an exception return synchronises context
+        if (armCache()) c.base = view(w);  // an Arm exception return synchronises context
         ++c.steps;
         c.done = c.pc == p_.threads[cpu].end;
         return true;
@@ -392,7 +439,7 @@ class Runner {
       c.elr = c.pc;
       c.pc = tc.handler;
       c.inHandler = true;
-      c.base = view(w);  // exception entry synchronises context
+      if (armCache()) c.base = view(w);  // Arm: exception entry synchronises context (a RISC-V trap does not)
       ++c.steps;
       return true;
     }
@@ -415,7 +462,20 @@ class Runner {
         refuse(at.at, "'" + at.text + "' stores more than 8 bytes");
         return false;
       }
-      c.buffer.push_back({run.address, run.bytes, run.value, c.fences});
+      unsigned version = 0;
+      if (fetchesUnpropagated())
+        for (uint64_t a = run.address & ~uint64_t(3); a < run.address + run.bytes; a += 4)
+          if (auto word = codeUnit(a)) {
+            if (run.address != a || run.bytes != 4) {
+              refuse(p_.code[*word].at, "a store of " + std::to_string(run.bytes) + " bytes over part of an instruction");
+              return false;
+            }
+            auto grown = std::make_shared<std::vector<Version>>(*w.code[*word]);
+            grown->push_back({uint32_t(run.value), none_, 0, false});
+            w.code[*word] = grown;
+            version = unsigned(grown->size()) - 1;
+          }
+      c.buffer.push_back({run.address, run.bytes, run.value, c.fences, version});
     }
     c.pc = after.pc;
     if (context) c.base = view(w);
@@ -499,7 +559,8 @@ class Runner {
   std::variant<LitmusResult, Diagnostics> result() {
     LitmusResult r;
     r.name = t_.name;
-    r.cacheType = std::string(name(p_.cacheType));
+    r.cacheType = p_.fetch->takesCacheType() ? std::string(name(p_.cacheType)) : "";
+    r.fetch = std::string(p_.fetch->name());
     r.explored = seen_.size();
     r.states.assign(finals_.begin(), finals_.end());
     const Condition& cond = *t_.condition;
@@ -552,12 +613,14 @@ StepSemantics& LitmusSession::semantics(const Target& t) {
 
 LitmusSession::~LitmusSession() = default;
 
-std::variant<LitmusResult, Diagnostics> runLitmus(const Test& t, z3::context& c, const Limits& l) {
+std::variant<LitmusResult, Diagnostics> runLitmus(const Test& t, z3::context& c, const Limits& l,
+                                                  const FetchRules* fetch) {
   LitmusSession session(c);
-  return runLitmus(t, session, l);
+  return runLitmus(t, session, l, fetch);
 }
 
-std::variant<LitmusResult, Diagnostics> runLitmus(const Test& t, LitmusSession& session, const Limits& l) {
+std::variant<LitmusResult, Diagnostics> runLitmus(const Test& t, LitmusSession& session, const Limits& l,
+                                                  const FetchRules* fetch) {
   if (!t.condition || !t.condition->prop)
     return Diagnostics{{{t.file, 1, 1}, "the test has no final condition (exists, ~exists or forall)"}};
   // A fault(...) atom anywhere in the condition is refused before running:
@@ -571,7 +634,7 @@ std::variant<LitmusResult, Diagnostics> runLitmus(const Test& t, LitmusSession& 
   if (const Prop* f = faultAtom(*t.condition->prop))
     return Diagnostics{{{t.file, f->at.line, f->at.column},
                         "fault(...) in the condition: outside what patchcheck's litmus runner models (docs/litmus.md)"}};
-  auto laid = layOut(t);
+  auto laid = layOut(t, fetch);
   if (auto* d = std::get_if<Diagnostics>(&laid)) return *d;
   const Program& p = std::get<Program>(laid);
   return Runner(t, p, session.semantics(p.target), l).run();

@@ -16,6 +16,7 @@
 
 #include "checker/litmus/LitmusStep.h"
 #include "checker/litmus/LitmusTest.h"
+#include "checker/spec/FetchRules.h"
 #include "encoder/Diagnostic.h"
 #include "encoder/Target.h"
 
@@ -28,7 +29,8 @@ struct Limits {
 
 struct LitmusResult {
   std::string name;
-  std::string cacheType;                             // "DIC0-IDC0", ...
+  std::string cacheType;                             // "DIC0-IDC0", ...; empty: the model takes none (RISC-V)
+  std::string fetch;                                 // the fetch model it ran under: "arm", "ziccif", ...
   std::string condition;                             // as herd7 prints it: "exists (0:X9=0)"
   std::string quantifier;                            // "exists", "~exists", "forall"
   std::vector<std::map<std::string, uint64_t>> states;  // distinct final states, sorted
@@ -54,9 +56,13 @@ class LitmusSession {
   std::vector<std::unique_ptr<StepSemantics>> semantics_;
 };
 
-std::variant<LitmusResult, Diagnostics> runLitmus(const Test&, LitmusSession&, const Limits& = {});
+// `fetch`: the fetch model to run under (one the test's ISA allows);
+// nothing: its dialect's (LitmusDialect::fetchModel).
+std::variant<LitmusResult, Diagnostics> runLitmus(const Test&, LitmusSession&, const Limits& = {},
+                                                  const FetchRules* fetch = nullptr);
 // The same in a session of its own.
-std::variant<LitmusResult, Diagnostics> runLitmus(const Test&, z3::context&, const Limits& = {});
+std::variant<LitmusResult, Diagnostics> runLitmus(const Test&, z3::context&, const Limits& = {},
+                                                  const FetchRules* fetch = nullptr);
 
 // The proposition as herd7 prints it: "(1:X10=1 /\ 1:X11=0)".
 std::string str(const Prop&);

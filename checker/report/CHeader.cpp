@@ -184,7 +184,9 @@ std::string cHeader(const json& table, const std::string& jsonFileName) {
     << "#define PATCHCHECK_STEP_DSB\t\t0x07000000u\t/* arm64: dsb ish */\n"
     << "#define PATCHCHECK_STEP_IC_IVAU\t0x08000000u\t/* arm64: ic ivau on the word's address */\n"
     << "#define PATCHCHECK_STEP_ISB\t\t0x09000000u\t/* arm64: isb */\n"
-    << "#define PATCHCHECK_STEP_IPI\t\t0x0a000000u\t/* arm64: kick_all_cpus_sync() */\n"
+    << "#define PATCHCHECK_STEP_IPI\t\t0x0a000000u\t/* arm64: kick_all_cpus_sync(); RISC-V: remote fence.i */\n"
+    << "#define PATCHCHECK_STEP_FENCE_W_O\t0x0b000000u\t/* RISC-V: fence w,o */\n"
+    << "#define PATCHCHECK_STEP_FENCE_I\t0x0c000000u\t/* RISC-V: fence.i on the writing CPU */\n"
     << "#define PATCHCHECK_STEP_OP(s)\t\t((s) & 0xff000000u)\n"
     << "#define PATCHCHECK_STEP_INDEX(s)\t((s) & 0x00ffffffu)\n#endif\n";
   bool byteSite = table["spec"].contains("bytes");
@@ -277,9 +279,10 @@ std::string cHeader(const json& table, const std::string& jsonFileName) {
           o << "\t{ " << (s.contains("word") ? "PATCHCHECK_STEP_WRITE" : "PATCHCHECK_STEP_WRITE_ENCODED") << " | "
             << i << ", " << wordLiteral(s) << " },\t" << comment(s, fn) << "\n";
         } else {
-          // "dc cvau" -> DC_CVAU; "dsb ish" -> DSB (the only dsb a spec takes)
+          // "dc cvau" -> DC_CVAU; "dsb ish" -> DSB (the only dsb a spec takes);
+          // "fence w,o" -> FENCE_W_O, "fence.i" -> FENCE_I
           std::string up = op == "dsb ish" ? "dsb" : op;
-          for (char& c : up) c = c == ' ' ? '_' : char(std::toupper((unsigned char)c));
+          for (char& c : up) c = std::isalnum((unsigned char)c) ? char(std::toupper((unsigned char)c)) : '_';
           std::string index = s.contains("index") ? " | " + std::to_string(s["index"].get<unsigned>()) : "";
           o << "\t{ PATCHCHECK_STEP_" << up << index << ", 0 },\n";
         }

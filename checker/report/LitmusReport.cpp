@@ -26,7 +26,9 @@ std::string litmusText(const litmus::LitmusResult& r) {
   o << "Positive: " << r.positive << " Negative: " << r.negative << "\n";
   o << "Condition " << r.condition << "\n";
   o << "Observation " << r.name << " " << r.observation << " " << r.positive << " " << r.negative << "\n";
-  o << "Verdict " << r.name << " " << r.verdict << "  (" << r.cacheType << ", " << r.explored << " states explored)\n";
+  // The cache type (Arm), else the fetch model (RISC-V: "ziccif").
+  o << "Verdict " << r.name << " " << r.verdict << "  (" << (r.cacheType.empty() ? r.fetch : r.cacheType) << ", "
+    << r.explored << " states explored)\n";
   return o.str();
 }
 
@@ -37,9 +39,14 @@ nlohmann::json litmusJson(const litmus::LitmusResult& r) {
     for (const auto& [k, v] : s) j[k] = v;
     states.push_back(j);
   }
-  return {{"test", r.name},         {"cache_type", r.cacheType}, {"condition", r.condition},
-          {"states", states},       {"positive", r.positive},    {"negative", r.negative},
-          {"observation", r.observation}, {"verdict", r.verdict}, {"states_explored", r.explored}};
+  nlohmann::json out = {{"test", r.name},         {"cache_type", r.cacheType}, {"condition", r.condition},
+                        {"states", states},       {"positive", r.positive},    {"negative", r.negative},
+                        {"observation", r.observation}, {"verdict", r.verdict}, {"states_explored", r.explored}};
+  if (r.cacheType.empty()) {  // a model without cache types names itself instead
+    out.erase("cache_type");
+    out["fetch"] = r.fetch;
+  }
+  return out;
 }
 
 }  // namespace patchcheck

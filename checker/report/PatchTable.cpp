@@ -101,6 +101,8 @@ std::variant<nlohmann::json, Diagnostics> unitSiteSteps(const Spec& spec, const 
       case StepSpec::Kind::Dsb: out.push_back({{"op", "dsb ish"}}); break;
       case StepSpec::Kind::Isb: out.push_back({{"op", "isb"}}); break;
       case StepSpec::Kind::Ipi: out.push_back({{"op", "ipi"}}); break;
+      case StepSpec::Kind::OutputFence: out.push_back({{"op", "fence w,o"}}); break;
+      case StepSpec::Kind::LocalFence: out.push_back({{"op", "fence.i"}}); break;
     }
   }
   return out;

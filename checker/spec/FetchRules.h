@@ -6,6 +6,7 @@
 // may take and its default (IsaPlugin::fetchModels). Each model is one file
 // in checker/fetch/, listed by the build (FetchRegistry.h); the observer
 // that applies the rules to a writer's timeline is checker/explore/FetchModel.
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -14,6 +15,16 @@ namespace patchcheck {
 
 struct ModelSpec;
 struct Timeline;
+
+// What a writer's step does (StepSpec::Kind). Sync is any ordering barrier
+// (MIPS sync, arm64 dmb, RISC-V fence w,w); DcCvau, Dsb, IcIvau, Isb and
+// Ipi are arm64's cache maintenance and synchronisation (docs/model.md
+// "The Arm fetch model"; Isb: its CPU's own context synchronisation, Ipi:
+// an interrupt on every CPU). OutputFence orders the writer's earlier
+// stores before its later device output (the IPI) and nothing else (RISC-V
+// fence w,o); LocalFence orders them before its own later fetches only
+// (RISC-V fence.i): docs/model.md "The RISC-V fetch models".
+enum class StepKind { Write, Sync, Flush, Wait, DcCvau, Dsb, IcIvau, Isb, Ipi, OutputFence, LocalFence };
 
 class FetchRules {
  public:
@@ -43,6 +54,16 @@ class FetchRules {
   // context-synchronise, as a spec writes it: synthesis closes an order
   // with it ("flush"; x86 "sync_core").
   virtual std::string_view fullBarrier() const { return "flush"; }
+  // Steps this model names whole beyond the verbs every model shares (the
+  // loader's table: write, sync, flush, dc, ...), with what each does: the
+  // RISC-V models' `fence w,o`, `fence.i`, `flush_icache_all`, as Linux
+  // spells them. Each takes nothing after it; `takesStep` must take its
+  // first word (StepSpec::verb: "fence", "flush_icache_all").
+  struct OwnStep {
+    std::string_view spelling;  // lower case, one space between words, none around a comma
+    StepKind kind;
+  };
+  virtual std::span<const OwnStep> ownSteps() const { return {}; }
   // Does [model] cache_type (CTR_EL0.DIC/IDC) apply?
   virtual bool takesCacheType() const { return false; }
 
@@ -90,6 +111,18 @@ class FetchRules {
   virtual std::string publishingSteps(const ModelSpec&, const std::string& index) const = 0;
   // The steps that make every CPU context-synchronise.
   virtual std::string synchronisingSteps() const { return "`flush`"; }
+
+  // ---- patchcheck litmus (checker/litmus/LitmusRun.cpp): how a CPU's
+  // fetch runs there. None: the runner does not run this model. ArmCache:
+  // a fetch returns a version at or above the floor the Arm cache
+  // maintenance left (CacheMaintenance; DIC = 1: what memory holds), and an
+  // exception's entry or return synchronises the CPU's fetches. Memory: a
+  // fetch returns a version memory has held, at or above what the CPU's
+  // last context synchronisation saw in memory, which first waits for the
+  // CPU's own stores (RISC-V fence.i); traps synchronise nothing. Either
+  // way a fetch of a coherent model (`coherent`) sees no older view after.
+  enum class LitmusFetch { None, ArmCache, Memory };
+  virtual LitmusFetch litmusFetch() const { return LitmusFetch::None; }
 
   // ---- synthesis
   // Do the writes between two full barriers land in any order and subset,

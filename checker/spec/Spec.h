@@ -93,10 +93,8 @@ enum class EntryBranch { Direct, Indirect, Both };
 struct Spec;
 
 struct StepSpec {
-  // Sync is any ordering barrier (MIPS sync, arm64 dmb); DcCvau, Dsb,
-  // IcIvau, Isb and Ipi are arm64's cache maintenance and synchronisation
-  // (docs/model.md "The Arm fetch model").
-  enum class Kind { Write, Sync, Flush, Wait, DcCvau, Dsb, IcIvau, Isb, Ipi };
+  // What the step does (StepKind, checker/spec/FetchRules.h).
+  using Kind = StepKind;
   Kind kind = Kind::Write;
   // write, dc cvau, ic ivau: the unit's index in the site region, in address order (data
   // units before F first; the spec writes `write I` with I from F's entry,

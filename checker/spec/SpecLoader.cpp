@@ -149,6 +149,31 @@ const NameTable<StepSpec::Kind> kSteps{{"write", StepSpec::Kind::Write},
 // which verbs take a unit index after it.
 const std::map<std::string, std::vector<std::string>> kStepOptions{
     {"dc", {"cvau"}}, {"ic", {"ivau"}}, {"dsb", {"ish", "sy"}}, {"dmb", {"ish", "ishst", "sy", "st"}}};
+
+// A step as FetchRules::OwnStep spells it: lower case, one space between
+// words, none around a comma or at either end ("Fence  w, o" -> "fence w,o").
+std::string ownStepSpelling(std::string_view text) {
+  std::string out;
+  bool space = false;
+  for (char ch : text) {
+    if (std::isspace((unsigned char)ch)) {
+      space = !out.empty();
+      continue;
+    }
+    if (space && ch != ',' && out.back() != ',') out += ' ';
+    space = false;
+    out += char(std::tolower((unsigned char)ch));
+  }
+  return out;
+}
+
+// Is `verb` a step some model names whole (and so no typo)?
+bool ownedElsewhere(const std::string& verb) {
+  for (const FetchRules* m : fetchModels())
+    for (const FetchRules::OwnStep& own : m->ownSteps())
+      if (own.spelling.substr(0, own.spelling.find_first_of(" .")) == verb) return true;
+  return false;
+}
 }  // namespace
 
 std::string StepSpec::verb() const {
@@ -908,10 +933,23 @@ class SpecLoader {
     // The steps the spec's fetch model takes ([model] is loaded first).
     const FetchRules& fetch = *spec_.model.fetch;
     const std::string usage = "steps are: " + std::string(fetch.stepUsage());
+    // A step the model names whole ("fence w,o", "flush_icache_all").
+    std::string whole = ownStepSpelling(text.substr(verbAt));
+    std::vector<std::string> known = namesOf(kSteps);
+    for (const FetchRules::OwnStep& own : fetch.ownSteps()) {
+      if (whole == own.spelling) {
+        s.kind = own.kind;
+        return s;
+      }
+      known.emplace_back(own.spelling);
+    }
     auto kind = lookup(kSteps, verb);
     if (!kind || !fetch.takesStep(verb)) {
       std::string got = verb.empty() ? text.substr(verbAt) : verb;
-      std::string why = !kind ? "unknown step '" + got + "'" + didYouMean(verb, namesOf(kSteps)) : stepRefusal(fetch, verb);
+      bool own = fetch.takesStep(verb) && !verb.empty();  // its own verb, spelled otherwise ("fence w,x")
+      if (own) got = whole;
+      std::string why = kind || (!own && ownedElsewhere(verb)) ? stepRefusal(fetch, verb)
+                                                              : "unknown step '" + got + "'" + didYouMean(own ? whole : verb, known);
       error(where(verbAt), why + "; " + usage);
       return std::nullopt;
     }

@@ -222,6 +222,8 @@ std::variant<Scenario, std::string> transitionScenario(const Spec& s, const mips
       case patchcheck::StepSpec::Kind::IcIvau: case patchcheck::StepSpec::Kind::Isb:
       case patchcheck::StepSpec::Kind::Ipi:
         return "arm64 cache maintenance is outside the brute-force model";
+      case patchcheck::StepSpec::Kind::OutputFence: case patchcheck::StepSpec::Kind::LocalFence:
+        return "RISC-V fences are outside the brute-force model";
       case patchcheck::StepSpec::Kind::Write: {
         if (step.index >= sc.regionWords) return "write outside the site";
         uint32_t word = 0;

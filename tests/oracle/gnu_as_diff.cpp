@@ -11,10 +11,11 @@ namespace patchcheck::oracle::gnu_as_diff {
 int mipsPart(int argc, char** argv);
 int arm64Part(int argc, char** argv);
 int x86_64Part(int argc, char** argv);
+int riscvPart(int argc, char** argv);
 }  // namespace patchcheck::oracle::gnu_as_diff
 
 int main(int argc, char** argv) {
   using namespace patchcheck::oracle::gnu_as_diff;
-  return patchcheck::oracle::runPerIsa("gnu_as_diff", {{"mips", mipsPart}, {"arm64", arm64Part}, {"x86_64", x86_64Part}},
-                                       argc, argv);
+  return patchcheck::oracle::runPerIsa(
+      "gnu_as_diff", {{"mips", mipsPart}, {"arm64", arm64Part}, {"x86_64", x86_64Part}, {"riscv", riscvPart}}, argc, argv);
 }

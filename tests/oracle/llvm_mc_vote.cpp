@@ -10,10 +10,11 @@ namespace patchcheck::oracle::llvm_mc_vote {
 int mipsPart(int argc, char** argv);
 int arm64Part(int argc, char** argv);
 int x86_64Part(int argc, char** argv);
+int riscvPart(int argc, char** argv);
 }  // namespace patchcheck::oracle::llvm_mc_vote
 
 int main(int argc, char** argv) {
   using namespace patchcheck::oracle::llvm_mc_vote;
-  return patchcheck::oracle::runPerIsa("llvm_mc_vote", {{"mips", mipsPart}, {"arm64", arm64Part}, {"x86_64", x86_64Part}},
-                                       argc, argv);
+  return patchcheck::oracle::runPerIsa(
+      "llvm_mc_vote", {{"mips", mipsPart}, {"arm64", arm64Part}, {"x86_64", x86_64Part}, {"riscv", riscvPart}}, argc, argv);
 }

@@ -10,10 +10,11 @@ namespace patchcheck::oracle::qemu_crossval {
 int mipsPart(int argc, char** argv);
 int arm64Part(int argc, char** argv);
 int x86_64Part(int argc, char** argv);
+int riscvPart(int argc, char** argv);
 }  // namespace patchcheck::oracle::qemu_crossval
 
 int main(int argc, char** argv) {
   using namespace patchcheck::oracle::qemu_crossval;
-  return patchcheck::oracle::runPerIsa("qemu_crossval", {{"mips", mipsPart}, {"arm64", arm64Part}, {"x86_64", x86_64Part}},
+  return patchcheck::oracle::runPerIsa("qemu_crossval", {{"mips", mipsPart}, {"arm64", arm64Part}, {"x86_64", x86_64Part}, {"riscv", riscvPart}},
                                        argc, argv);
 }

@@ -25,7 +25,8 @@ using namespace patchcheck;
 namespace {
 
 // "w2" = write 2, "s" = sync, "f" = flush (x86: sync_core), "W" = wait;
-// arm64: "c2" = dc cvau 2, "d" = dsb ish, "i2" = ic ivau 2, "I" = ipi.
+// arm64: "c2" = dc cvau 2, "d" = dsb ish, "i2" = ic ivau 2, "I" = ipi;
+// RISC-V: "o" = fence w,o, "l" = fence.i (local), "I" = ipi (remote fence.i).
 TransitionSpec steps(std::initializer_list<const char*> list) {
   TransitionSpec t;
   t.from = "a";
@@ -42,6 +43,8 @@ TransitionSpec steps(std::initializer_list<const char*> list) {
       case 'd': st.kind = StepSpec::Kind::Dsb; break;
       case 'i': st.kind = StepSpec::Kind::IcIvau, st.index = unsigned(std::stoul(s + 1)); break;
       case 'I': st.kind = StepSpec::Kind::Ipi; break;
+      case 'o': st.kind = StepSpec::Kind::OutputFence; break;
+      case 'l': st.kind = StepSpec::Kind::LocalFence; break;
     }
     t.steps.push_back(st);
   }
@@ -391,4 +394,67 @@ TEST_CASE("publication under x86: a sync_core after each byte's last write", "[c
   CHECK(publishedFrom({"w0", "f", "w1", "f", "w2"}, m) == 6);
   CHECK(publishedFrom({"w0", "f", "w1", "f", "w2", "f"}, m) == 6);
   CHECK(publishes({"w0", "f"}, m, Publish::Synchronised));
+}
+
+// RISC-V, from the Unprivileged ISA manual (docs/model.md "The RISC-V fetch
+// models"): ziccif - Zifencei alone orders nothing between two fetches; a
+// hart's FENCE.I makes its later fetches see what is visible to it, and a
+// store is visible to a hart asked to run FENCE.I only when the writer ran
+// a data fence (fence w,o) before asking. ziccid - fetches are reads in the
+// global memory order, in program order: coherent, ordered by fence w,w,
+// and every store is seen eventually.
+TEST_CASE("ziccif: a fetch may return an older version than the same pass fetched", "[checker_fetch_model]") {
+  Timeline tl = Timeline::of(steps({"w1", "f"}), 2);
+  FetchModel cif(tl, model("ziccif"), When::Live), cid(tl, model("ziccid"), When::Live);
+  CHECK(sees(cif, cif.starts()[0], {{1, 1}, {1, 0}}));
+  CHECK_FALSE(sees(cid, cid.starts()[0], {{1, 1}, {1, 0}}));  // ziccid: coherent
+}
+
+TEST_CASE("ziccif: flush_icache_all raises every hart's floor", "[checker_fetch_model]") {
+  // step: 0=write 1, 1=flush_icache_all, 2=write 2
+  Timeline tl = Timeline::of(steps({"w1", "f", "w2"}), 3);
+  FetchModel fm(tl, model("ziccif"), When::Live);
+  CHECK(sees(fm, fm.starts()[0], {{1, 0}, {2, 1}}));        // old first, then the later write
+  CHECK_FALSE(sees(fm, fm.starts()[0], {{2, 1}, {1, 0}}));  // after the flush word 1 is never old
+  CHECK(sees(fm, fm.starts()[0], {{2, 1}, {2, 0}}));        // word 2: no flush after its write
+}
+
+TEST_CASE("ziccif: an ipi raises the floor of the writes a fence w,o ordered before it", "[checker_fetch_model]") {
+  // Zifencei: the writer executes a data fence before asking every hart to
+  // run FENCE.I; its own fence.i orders nothing for another hart.
+  Timeline bare = Timeline::of(steps({"w1", "I", "w2"}), 3);
+  Timeline fenced = Timeline::of(steps({"w1", "o", "I", "w2"}), 3);
+  Timeline local = Timeline::of(steps({"w1", "l", "I", "w2"}), 3);
+  Timeline late = Timeline::of(steps({"w1", "o", "w2", "I"}), 3);
+  FetchModel b(bare, model("ziccif"), When::Live), f(fenced, model("ziccif"), When::Live),
+      l(local, model("ziccif"), When::Live), t(late, model("ziccif"), When::Live);
+  CHECK(sees(b, b.starts()[0], {{2, 1}, {1, 0}}));
+  CHECK_FALSE(sees(f, f.starts()[0], {{2, 1}, {1, 0}}));
+  CHECK(sees(l, l.starts()[0], {{2, 1}, {1, 0}}));
+  // A write between the fence w,o and the ipi is not published by it.
+  CHECK(f.publishedFrom({1}) == 3);
+  CHECK(t.publishedFrom({1}) == 4);
+  CHECK(t.publishedFrom({2}) == 5);  // never
+  CHECK(b.publishedFrom({1}) == 4);  // never: no data fence before the ipi
+}
+
+TEST_CASE("ziccid: fence w,w orders two stores for every fetch, fence w,o does not", "[checker_fetch_model]") {
+  Timeline ww = Timeline::of(steps({"w1", "s", "w2"}), 3);
+  Timeline wo = Timeline::of(steps({"w1", "o", "w2"}), 3);
+  FetchModel a(ww, model("ziccid"), When::Live), b(wo, model("ziccid"), When::Live);
+  CHECK_FALSE(sees(a, a.starts()[0], {{2, 1}, {1, 0}}));
+  CHECK(sees(b, b.starts()[0], {{2, 1}, {1, 0}}));
+  CHECK(sees(a, a.starts()[0], {{1, 1}, {2, 0}}));
+}
+
+TEST_CASE("publication under ziccid: eventually, without FENCE.I; under ziccif, a remote fence.i", "[checker_fetch_model]") {
+  Timeline tl = Timeline::of(steps({"w1"}), 2);
+  CHECK(FetchModel(tl, model("ziccid"), When::Live).publishedFrom({1}) == 1);
+  CHECK(FetchModel(tl, model("ziccif"), When::Live).publishedFrom({1}) == 2);  // never
+  Timeline flushed = Timeline::of(steps({"w1", "f"}), 2);
+  CHECK(FetchModel(flushed, model("ziccif"), When::Live).publishedFrom({1}) == 2);
+  // Under stop_machine no model of RISC-V makes a write visible when the
+  // CPUs leave the rendezvous: a pass after it may still fetch the old word.
+  FetchModel sm(tl, model("ziccid"), When::StopMachine);
+  CHECK(sees(sm, sm.starts().back(), {{1, 0}}));
 }

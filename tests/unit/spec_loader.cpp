@@ -329,8 +329,8 @@ TEST_CASE("fetch models are listed as the plug-ins name them, the default target
   // The order errors list them in ("expected one of: ...") and synth --fetch offers.
   std::vector<std::string> listed;
   for (const FetchRules* m : fetchModelsListed()) listed.emplace_back(m->name());
-  CHECK(listed == std::vector<std::string>{"sc", "weak", "stale", "arm", "x86"});
-  CHECK(choosableFetchModelNames() == std::vector<std::string>{"sc", "weak", "stale"});
+  CHECK(listed == std::vector<std::string>{"sc", "weak", "stale", "arm", "ziccif", "ziccid", "x86"});
+  CHECK(choosableFetchModelNames() == std::vector<std::string>{"sc", "weak", "stale", "ziccif", "ziccid"});
   CHECK(fetchModelsText(*targetNamed("mips64r2")->isa) == "sc, weak or stale");
   CHECK(&defaultFetchModel(*targetNamed("mips64r2")->isa) == fetchModelNamed("weak"));
   CHECK(&defaultFetchModel(*targetNamed("arm64")->isa) == fetchModelNamed("arm"));

@@ -1,0 +1,19 @@
+#pragma once
+// RISC-V as an ISA plug-in (encoder/Isa.h). Variants, in this order:
+// rv64imac, rv64ima, rv32imac, rv32ima: the -march Linux builds with
+// (arch/riscv/Makefile: rv64ima or rv32ima, `c` added by
+// CONFIG_RISCV_ISA_C), each with Zicsr and Zifencei. The C extension is a
+// variant's, since it changes what GNU as emits and where an instruction
+// may start. ABIs lp64 (RV64) and ilp32 (RV32); always little-endian.
+#include "encoder/Isa.h"
+
+namespace patchcheck::riscv {
+
+const patchcheck::IsaPlugin& plugin();
+
+// What a neutral target of this plug-in is: register width and whether the
+// C extension is on.
+unsigned xlenOf(const patchcheck::Target&);
+bool rvcOf(const patchcheck::Target&);
+
+}  // namespace patchcheck::riscv
