@@ -1,5 +1,5 @@
 #pragma once
-// A loaded spec file (../shared/spec-format.md, docs/spec-format.md): one
+// A loaded spec file (docs/spec-format.md): one
 // patch site, its states and behaviours, and the transitions between them.
 // Everything keeps its source location so errors and reports can point at
 // the spec line.

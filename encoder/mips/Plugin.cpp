@@ -92,7 +92,7 @@ class MipsIsa final : public patchcheck::IsaPlugin {
     return r;
   }
 
-  // Linux MIPS (../shared/FACTS.md): KSEG0 0x80000000-0x9fffffff for the
+  // Linux MIPS (docs/encoder.md): KSEG0 0x80000000-0x9fffffff for the
   // kernel and KSEG2 0xc0000000-0xdfffffff for modules; the 64-bit
   // compatibility segments CKSEG0/CKSEG2 hold the same sign-extended values.
   unsigned patchUnitBytes(const patchcheck::Target&) const override { return 4; }

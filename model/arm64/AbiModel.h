@@ -1,5 +1,5 @@
 #pragma once
-// AAPCS64 with the Linux kernel's conventions (../shared/FACTS-arm64.md;
+// AAPCS64 with the Linux kernel's conventions (docs/model-arm64.md;
 // Arm IHI 0055 "Procedure Call Standard for the Arm 64-bit Architecture";
 // Linux arch/arm64): x0-x7 arguments and x0 the result, x8 the indirect
 // result address, x9-x15 temporaries, x16/x17 IP0/IP1 (a veneer or PLT

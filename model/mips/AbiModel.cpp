@@ -1,4 +1,4 @@
-// Linux MIPS calling conventions (../shared/FACTS.md; Linux
+// Linux MIPS calling conventions (docs/semantics.md; Linux
 // arch/mips/include/asm/regdef.h; SysV MIPS psABI for o32; the MIPSpro N32/N64
 // ABI handbook for n32/n64).
 #include "model/mips/AbiModel.h"

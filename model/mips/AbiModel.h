@@ -1,5 +1,5 @@
 #pragma once
-// The Linux MIPS calling conventions o32, n32, n64 (../shared/FACTS.md) as
+// The Linux MIPS calling conventions o32, n32, n64 (docs/semantics.md) as
 // the core's AbiModel, with the entry facts and the effect of calling an
 // external C function such as the tracer callback.
 #include <string>

@@ -1,5 +1,5 @@
 #pragma once
-// The System V AMD64 ABI as the Linux kernel uses it (../shared/FACTS-x86.md;
+// The System V AMD64 ABI as the Linux kernel uses it (docs/semantics-x86.md;
 // "System V Application Binary Interface, AMD64 Architecture Processor
 // Supplement" 3.2; Linux arch/x86): rdi, rsi, rdx, rcx, r8, r9 carry the
 // arguments; rax carries the number of vector registers a varargs call

@@ -3,7 +3,7 @@
 // re-check: every symbol at a concrete address, every word version assembled
 // with those addresses, the writer's steps, the model knobs and concrete entry
 // registers. Nothing here comes from the checker's SiteInstance, Timeline or
-// Regions: placements and regions are re-derived from ../shared/FACTS.md.
+// Regions: placements and regions are re-derived from docs/semantics.md.
 #include <array>
 #include <cstdint>
 #include <map>

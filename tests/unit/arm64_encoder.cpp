@@ -1,5 +1,5 @@
 // The arm64 plug-in through the ISA interface: words from
-// ../shared/FACTS-arm64.md (GNU as 2.40 and llvm-mc 14 agree on them),
+// docs/encoder-arm64.md (GNU as 2.40 and llvm-mc 14 agree on them),
 // errors with file:line:column, symbolic units with their side conditions
 // (a bl that may be out of reach), relocations, and the target defaults.
 #include <catch2/catch.hpp>

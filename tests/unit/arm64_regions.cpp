@@ -1,5 +1,5 @@
 // Default regions of Linux arm64 (docs/encoder-arm64.md "Addresses") and
-// the reach of BL (+-128 MiB, ../shared/FACTS-arm64.md): a placement that
+// the reach of BL (+-128 MiB, docs/encoder-arm64.md): a placement that
 // puts a BL's target out of reach is a relocation overflow naming both
 // addresses.
 #include <catch2/catch.hpp>

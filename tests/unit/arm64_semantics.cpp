@@ -1,6 +1,6 @@
 // A64 semantics against hand-worked cases from the Arm ARM's pseudocode
 // (DDI 0487: AddWithCarry, ConditionHolds, DecodeBitMasks, the BTI and SP
-// alignment checks) and ../shared/FACTS-arm64.md. Expected values are
+// alignment checks) and docs/model-arm64.md. Expected values are
 // worked out from the architecture's text, not copied from our output.
 #include <catch2/catch.hpp>
 

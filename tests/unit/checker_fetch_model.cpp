@@ -1,5 +1,5 @@
 // Timeline and FetchModel on small hand-written step lists. Every expected
-// value is derived by hand from ../shared/DESIGN.md ("The formal model"):
+// value is derived by hand from docs/model.md ("The formal model"):
 //   sc    - a fetch sees the writes in program order up to some point; time
 //           only moves forward.
 //   weak  - words are single-copy atomic and per-word coherent; writes between

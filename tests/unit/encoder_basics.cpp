@@ -1,4 +1,4 @@
-// Hand-checked encodings (values from ../shared/FACTS.md, checked with GNU as
+// Hand-checked encodings (values from docs/encoder.md, checked with GNU as
 // 2.40) and the assembler's error classes.
 #include <catch2/catch.hpp>
 

@@ -1,4 +1,4 @@
-// The layers of checker/ (../shared/DESIGN.md, "Layout"): spec/ <- explore/
+// The layers of checker/ (docs/model.md, "Layout"): spec/ <- explore/
 // <- litmus/ <- report/ <- cli/, each folder including only those before it, and no
 // include cycle between files. And the ISA boundary (docs/architecture.md):
 // core code (encoder/*, model/*, checker/**) includes no plug-in folder

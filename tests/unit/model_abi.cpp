@@ -1,4 +1,4 @@
-// ABI facts (../shared/FACTS.md: Linux regdef.h names, stack alignment) and
+// ABI facts (docs/semantics.md: Linux regdef.h names, stack alignment) and
 // the effect of an external call.
 #include <catch2/catch.hpp>
 

@@ -1,6 +1,6 @@
 // Instruction semantics against hand-worked cases from the MIPS32/MIPS64
 // Release 2 and Release 6 manuals (Volume II pseudocode) and
-// ../shared/FACTS.md. Values are worked out from the manuals' text, not
+// docs/semantics.md. Values are worked out from the manuals' text, not
 // copied from our output.
 #include <catch2/catch.hpp>
 

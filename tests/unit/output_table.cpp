@@ -1,5 +1,5 @@
 // Patch tables: SHA-256 against the FIPS 180-2 example vectors and
-// coreutils' sha256sum; words against ../shared/FACTS.md; byte-identical
+// coreutils' sha256sum; words against docs/semantics.md; byte-identical
 // output across runs and --jobs; verify-table catches a flipped bit, a
 // swapped order and an edited spec. An x86 table's header is compiled and
 // run with the host gcc, its byte arrays and its call encoder compared with
@@ -357,7 +357,7 @@ int main(void)
   std::string skip = gnuBytes(dir, "\tjmp F + 5\n", F, T);
   std::string nop2 = gnuBytes(dir, "\tnop\n\t{disp8} nopl 0x0(%rax)\n", F, T);
   std::string gnuCall = gnuBytes(dir, "\tcall T\n", F, T);
-  CHECK(nop == "0f 1f 44 00 00");      // ../shared/FACTS-x86.md: x86_nops[5]
+  CHECK(nop == "0f 1f 44 00 00");      // docs/semantics-x86.md: x86_nops[5]
   CHECK(gnuCall == "e8 fb 0f 00 1f");  // T - (F + 5)
   std::string want = "nop 5:" + nop + "\nskip 5:" + skip + "\nnop2 5:" + nop2 + "\nnop2 insns 2: 0+1 1+4\n" +
                      "call rc 0\ncall 5:" + gnuCall + "\nfar rc -1\ncall 5:" + gnuCall + "\n" +

@@ -1,5 +1,5 @@
 // Spec loading: good files fill checker/spec/Spec.h as written in them (positions
-// counted by hand, encodings from ../shared/FACTS.md); every file of the bad
+// counted by hand, encodings from docs/semantics.md); every file of the bad
 // corpus yields the diagnostic its first line announces.
 #include <catch2/catch.hpp>
 

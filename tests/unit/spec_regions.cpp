@@ -1,4 +1,4 @@
-// Default regions (../shared/FACTS.md: Linux MIPS KSEG0/KSEG2, CKSEG0/CKSEG2),
+// Default regions (docs/encoder.md: Linux MIPS KSEG0/KSEG2, CKSEG0/CKSEG2),
 // 32-bit addresses held sign-extended, and placements an encoding cannot
 // serve (relocation overflow).
 #include <catch2/catch.hpp>

@@ -1,5 +1,5 @@
 // The x86-64 plug-in through the ISA interface: bytes from
-// ../shared/FACTS-x86.md and GNU as 2.40 (oracle.gnu_as_diff checks
+// docs/encoder-x86.md and GNU as 2.40 (oracle.gnu_as_diff checks
 // every row against it), GNU as's relaxation of jumps, errors with
 // file:line:column, symbolic units as Z3 terms with their side conditions
 // (rel32 reach, sign-extended imm32), relocations, objdump's text, and

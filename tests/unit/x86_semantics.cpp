@@ -1,6 +1,6 @@
 // x86-64 semantics against hand-worked cases from the Intel SDM (Vol. 1,
 // 3.4.1.1 and 3.4.3; Vol. 2, each instruction's Operation and Flags
-// Affected) and ../shared/FACTS-x86.md. The bytes are GNU as's (`as --64`,
+// Affected) and docs/semantics-x86.md. The bytes are GNU as's (`as --64`,
 // the AT&T text beside them); the expected values are worked out from the
 // SDM's text, not copied from our output.
 #include <catch2/catch.hpp>
