@@ -1,7 +1,7 @@
 #pragma once
 // How Linux's arm64 kprobes run a probed instruction
 // (arch/arm64/kernel/probes/decode-insn.c, arm_probe_decode_insn): the
-// IsaPlugin::kprobeRun answer for one A64 word.
+// IsaPatching::kprobeRun answer for one A64 word.
 #include <cstdint>
 
 #include "encoder/IsaPatching.h"

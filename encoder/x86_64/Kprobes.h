@@ -1,6 +1,6 @@
 #pragma once
 // How Linux's x86 kprobes run a probed instruction
-// (arch/x86/kernel/kprobes/core.c): the IsaPlugin::kprobeRun answer for
+// (arch/x86/kernel/kprobes/core.c): the IsaPatching::kprobeRun answer for
 // one instruction, given as its unit (bytes little-endian in `bits`).
 #include "encoder/IsaPatching.h"
 
