@@ -129,7 +129,7 @@ class SpecChecker {
     r.expect = t.expect;
     r.culprit = t.where;
     Timeline tl = Timeline::of(t, regionUnits());
-    // Versions of each word: before the transition, then one per write.
+    // Versions of each unit: before the transition, then one per write.
     std::vector<std::vector<UnitImage>> versions(regionUnits());
     std::vector<std::vector<std::string>> names(regionUnits());
     const auto& from = site_.state(t.from);
@@ -253,7 +253,7 @@ class SpecChecker {
 
   unsigned regionUnits() const { return site_.regionUnits(); }
 
-  // Which words share an I-cache line (stale only), each way with the
+  // Which units share an I-cache line (stale only), each way with the
   // condition on F's placement that makes it so: one way when F's address
   // or alignment fixes the line boundaries, else one per distinct split of
   // the site over lines as F mod line_bytes varies. Each way is explored
@@ -284,7 +284,7 @@ class SpecChecker {
       if (same == out.end()) out.push_back({lines, at});
       else same->when = same->when || at;
     }
-    // Undecided offsets fall back to every word its own line (allows the most).
+    // Undecided offsets fall back to every unit its own line (allows the most).
     if (out.empty()) out.push_back({{}, c_.bool_val(true)});
     return out;
   }

@@ -40,7 +40,7 @@ std::vector<Observer> FetchModel::starts() const {
   return out;
 }
 
-// Closes the visible set: earlier writes to the same word (coherence); under
+// Closes the visible set: earlier writes to the same unit (coherence); under
 // weak every write of an earlier barrier group; under stale the same, but
 // only within one I-cache line: a refill copies the whole line from memory,
 // where the writer's syncs ordered the writes, while different lines may be
@@ -67,14 +67,14 @@ void FetchModel::close(Observer& o) const {
   }
 }
 
-std::optional<Observer> FetchModel::observe(const Observer& o, unsigned word, unsigned version) const {
-  if (word >= tl_.byUnit.size() || tl_.byUnit[word].empty()) {
+std::optional<Observer> FetchModel::observe(const Observer& o, unsigned unit, unsigned version) const {
+  if (unit >= tl_.byUnit.size() || tl_.byUnit[unit].empty()) {
     if (version == 0) return o;  // never written
     return std::nullopt;
   }
   Observer n = o;
   if (version > 0) {
-    const Write& w = tl_.writes[tl_.writeOf(word, version)];
+    const Write& w = tl_.writes[tl_.writeOf(unit, version)];
     {
       // A pass ends before the next wait (its limit); under stop_machine
       // and boot the writer's time is fixed for a pass (limit == time).
@@ -84,12 +84,12 @@ std::optional<Observer> FetchModel::observe(const Observer& o, unsigned word, un
       // not hide an older one), only the floor the cache maintenance left
       // by the fetch's time binds. The visible set still records what
       // reached memory, for the loads after it.
-      if (!coherentFetch() && version < floors_[n.time][word]) return std::nullopt;
+      if (!coherentFetch() && version < floors_[n.time][unit]) return std::nullopt;
       if (rules().inOrder()) {
         for (size_t i = 0; i < tl_.writes.size(); ++i)
           if (tl_.writes[i].step < n.time) n.visible[i] = true;
       } else {
-        n.visible[tl_.writeOf(word, version)] = true;
+        n.visible[tl_.writeOf(unit, version)] = true;
         Observer forced = atTime(n.time, n.limit);
         for (size_t i = 0; i < n.visible.size(); ++i) n.visible[i] = n.visible[i] || forced.visible[i];
       }
@@ -98,10 +98,10 @@ std::optional<Observer> FetchModel::observe(const Observer& o, unsigned word, un
   }
   if (!coherentFetch()) {
     // The least time the fetch could happen at, given the floor.
-    if (version == 0 && floors_[n.time][word] > 0) return std::nullopt;
+    if (version == 0 && floors_[n.time][unit] > 0) return std::nullopt;
     return n;
   }
-  if (version + 1 < tl_.versions(word) && n.visible[tl_.writeOf(word, version + 1)])
+  if (version + 1 < tl_.versions(unit) && n.visible[tl_.writeOf(unit, version + 1)])
     return std::nullopt;
   return n;
 }
@@ -115,13 +115,13 @@ Observer FetchModel::meet(const Observer& a, const Observer& b) const {
   return m;
 }
 
-bool FetchModel::stillFetchable(const Observer& o, unsigned word, unsigned version) const {
-  if (!rules().fetchedBetweenSerialisations() || word >= tl_.byUnit.size()) return true;
-  if (version < floors_[o.time][word]) return false;
+bool FetchModel::stillFetchable(const Observer& o, unsigned unit, unsigned version) const {
+  if (!rules().fetchedBetweenSerialisations() || unit >= tl_.byUnit.size()) return true;
+  if (version < floors_[o.time][unit]) return false;
   // ... nor postdate the observer's time: a version written later (the
   // first byte's final image, equal to its old one in a call-to-call
   // change) is not what the instruction's other bytes were fetched with.
-  return version == 0 || tl_.writes[tl_.writeOf(word, version)].step < o.time;
+  return version == 0 || tl_.writes[tl_.writeOf(unit, version)].step < o.time;
 }
 
 unsigned FetchModel::oldestLoad(const Observer& o, unsigned unit) const {
@@ -138,10 +138,10 @@ unsigned FetchModel::oldestLoad(const Observer& o, unsigned unit) const {
   return v;
 }
 
-std::vector<unsigned> FetchModel::racingVersions(const Observer& o, unsigned word, unsigned version) const {
+std::vector<unsigned> FetchModel::racingVersions(const Observer& o, unsigned unit, unsigned version) const {
   std::vector<unsigned> out;
-  if (!rules().racesNeedModifiableList() || when_ != When::Live || word >= tl_.byUnit.size()) return out;
-  for (unsigned wi : tl_.byUnit[word])
+  if (!rules().racesNeedModifiableList() || when_ != When::Live || unit >= tl_.byUnit.size()) return out;
+  for (unsigned wi : tl_.byUnit[unit])
     if (tl_.writes[wi].version > version && tl_.writes[wi].step < o.limit) out.push_back(tl_.writes[wi].version);
   return out;
 }
@@ -161,26 +161,26 @@ std::optional<Observer> FetchModel::interrupt(const Observer& o) const {
   return std::nullopt;
 }
 
-unsigned FetchModel::settledVersion(unsigned word, unsigned p) const {
-  if (word >= tl_.byUnit.size()) return 0;
+unsigned FetchModel::settledVersion(unsigned unit, unsigned p) const {
+  if (unit >= tl_.byUnit.size()) return 0;
   auto newestOf = [&](unsigned writes) {
     unsigned v = 0;
     for (unsigned k = 0; k < writes; ++k)
-      if (tl_.writes[k].unit == word) v = tl_.writes[k].version;
+      if (tl_.writes[k].unit == unit) v = tl_.writes[k].version;
     return v;
   };
   switch (rules().settledBy(model_)) {
-    case FetchRules::Settled::Done: return tl_.versionAt(word, p);
+    case FetchRules::Settled::Done: return tl_.versionAt(unit, p);
     case FetchRules::Settled::Flushed: return newestOf(tl_.flushedWrites(p));
     case FetchRules::Settled::Completed: return newestOf(tl_.completedWrites(p));
-    case FetchRules::Settled::Floor: return floors_[p][word];
+    case FetchRules::Settled::Floor: return floors_[p][unit];
   }
   return 0;
 }
 
-unsigned FetchModel::publishedFrom(const std::vector<unsigned>& words) const {
+unsigned FetchModel::publishedFrom(const std::vector<unsigned>& units) const {
   auto published = [&](unsigned p) {
-    for (unsigned w : words)
+    for (unsigned w : units)
       if (w < tl_.byUnit.size() && settledVersion(w, p) + 1 != tl_.versions(w)) return false;
     return true;
   };

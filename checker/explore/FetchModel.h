@@ -1,5 +1,5 @@
 #pragma once
-// Which version of a word a fetch may see, given what the same pass saw
+// Which version of a unit a fetch may see, given what the same pass saw
 // before (docs/model.md). An Observer is the least state consistent with a
 // pass's fetches so far: the writer's time and the set of writes visible to
 // it. Every constraint is monotone, so the least state allows every future
@@ -22,46 +22,46 @@ struct Observer {
 
 class FetchModel {
  public:
-  // `lineOfUnit`: the I-cache line of each word (stale only); words with no
+  // `lineOfUnit`: the I-cache line of each unit (stale only); units with no
   // entry, or when the site's alignment leaves it open, are each their own
   // line, which allows the most behaviours.
   FetchModel(const Timeline&, const ModelSpec&, When, std::vector<unsigned> lineOfUnit = {});
 
   // Least observers for a pass starting at each distinguishable time.
   std::vector<Observer> starts() const;
-  // The least observer after fetching `version` of `word`, if allowed.
-  std::optional<Observer> observe(const Observer&, unsigned word, unsigned version) const;
+  // The least observer after fetching `version` of `unit`, if allowed.
+  std::optional<Observer> observe(const Observer&, unsigned unit, unsigned version) const;
   // Could a fetch by this observer's time still return `version` of
-  // `word`? On x86 the bytes of one instruction are fetched between two
+  // `unit`? On x86 the bytes of one instruction are fetched between two
   // serialisations of its CPU: none may predate a sync_core the
   // instruction's last byte comes after, nor be written after the
   // observer's time. True under every other model.
-  bool stillFetchable(const Observer&, unsigned word, unsigned version) const;
-  // May a fetch still return `version` of `word` once the writer's steps
+  bool stillFetchable(const Observer&, unsigned unit, unsigned version) const;
+  // May a fetch still return `version` of `unit` once the writer's steps
   // are all done (a breakpoint a handler no longer expects)?
-  bool fetchableAfterSteps(unsigned word, unsigned version) const {
-    return stillFetchable(atTime(tl_.stepCount, tl_.stepCount), word, version);
+  bool fetchableAfterSteps(unsigned unit, unsigned version) const {
+    return stillFetchable(atTime(tl_.stepCount, tl_.stepCount), unit, version);
   }
   // Publication (docs/model.md "Publication"): once the steps are done,
-  // every CPU must from some point on fetch each written word's final
+  // every CPU must from some point on fetch each written unit's final
   // version, with nothing left to happen but time. The oldest version of
-  // `word` a fetch may still return once p steps have happened, for ever
+  // `unit` a fetch may still return once p steps have happened, for ever
   // after: sc, every write done; MIPS weak and stale, only what a flush
   // forced (instruction fetch is not coherent with stores); Arm DIC = 0,
   // the floor the maintenance left; Arm DIC = 1, what a dsb completed;
   // x86, what a sync_core serialised.
-  unsigned settledVersion(unsigned word, unsigned p) const;
-  // The first time from which every word in `words` that the steps write
+  unsigned settledVersion(unsigned unit, unsigned p) const;
+  // The first time from which every unit in `units` that the steps write
   // is settled at its final version (stepCount + 1: never).
-  unsigned publishedFrom(const std::vector<unsigned>& words) const;
+  unsigned publishedFrom(const std::vector<unsigned>& units) const;
   // Does a step at or after time p make every CPU context-synchronise
   // (flush_icache_range's IPIs, arm64's `ipi`, x86's sync_core)? What
   // publish = "synchronised" asks for, from the time of publication.
   bool synchronisedFrom(unsigned p) const;
-  // Do the steps publish every word in `words` as `publish` asks? The one
+  // Do the steps publish every unit in `units` as `publish` asks? The one
   // rule `check` and `synth` both apply.
-  bool publishes(const std::vector<unsigned>& words, Publish publish) const {
-    unsigned from = publishedFrom(words);
+  bool publishes(const std::vector<unsigned>& units, Publish publish) const {
+    unsigned from = publishedFrom(units);
     return from <= tl_.stepCount && (publish == Publish::Eventually || synchronisedFrom(from));
   }
   // The steps the model needs after a unit's last write to publish it, as
@@ -87,11 +87,11 @@ class FetchModel {
   // store barrier-ordered before that write is seen; elsewhere loads are
   // not tied to fetches and any version the observer allows a fetch of.
   unsigned oldestLoad(const Observer& o, unsigned unit) const;
-  // Versions of `word` written after `version` by writes that may race
+  // Versions of `unit` written after `version` by writes that may race
   // with this fetch (no wait or stop_machine orders them): under the Arm
   // model each such pair must be on the CMODX list. Empty elsewhere.
-  std::vector<unsigned> racingVersions(const Observer& o, unsigned word, unsigned version) const;
-  // The same model with the site's words in these I-cache lines.
+  std::vector<unsigned> racingVersions(const Observer& o, unsigned unit, unsigned version) const;
+  // The same model with the site's units in these I-cache lines.
   FetchModel withLines(std::vector<unsigned> lineOfUnit) const { return FetchModel(tl_, model_, when_, std::move(lineOfUnit)); }
 
  private:
@@ -99,16 +99,16 @@ class FetchModel {
   ModelSpec model_;
   When when_;
   std::vector<unsigned> lines_;
-  std::vector<std::vector<unsigned>> floors_;  // FetchRules::floors: [time][word] the oldest version a fetch may return
+  std::vector<std::vector<unsigned>> floors_;  // FetchRules::floors: [time][unit] the oldest version a fetch may return
 
   // The spec's fetch model (checker/fetch/): the rules this observer applies.
   const FetchRules& rules() const { return *model_.fetch; }
-  // Need a fetch of a word see a version at least as new as the last one
+  // Need a fetch of a unit see a version at least as new as the last one
   // the same pass saw? Not under Arm with DIC = 0, nor on x86 (Intel SDM
   // Vol. 3 8.1.3: without serialisation any mix of old and new bytes).
   bool coherentFetch() const { return rules().coherent(model_); }
 
-  unsigned lineOf(unsigned word) const { return word < lines_.size() ? lines_[word] : 1000 + word; }
+  unsigned lineOf(unsigned unit) const { return unit < lines_.size() ? lines_[unit] : 1000 + unit; }
   Observer atTime(unsigned time, unsigned limit) const;
   void close(Observer&) const;
 };

@@ -136,7 +136,7 @@ class Explorer final : public Executor<Node>::Client {
   // is one symbol plus a constant, once proven.
   SymbolOffsets offsets_;
 
-  // Crossed conditional branches (mixesOf) by word, version, racing
+  // Crossed conditional branches (mixesOf) by unit, version, racing
   // version and which one gives the condition; kept for the events that
   // point at them.
   std::map<std::tuple<unsigned, unsigned, unsigned, bool>, UnitImage> mixes_;
@@ -151,7 +151,7 @@ class Explorer final : public Executor<Node>::Client {
   // site's own stores stay on top and a replay evaluates the same facts.
   void assumeCallOps();
 
-  // Units before this are the site's (its data units and words), the rest the body's.
+  // Units before this are the site's (its data units, then those from F on), the rest the body's.
   unsigned siteUnits() const { return s_.site->spec().siteUnits(); }
 
   // Every question goes to the prover. Unknown: that way is not explored,
@@ -183,12 +183,12 @@ class Explorer final : public Executor<Node>::Client {
   void settled(Node& n, bool taken) override;
 
   // Where the pass is: an interrupt may come first; the location may fork;
-  // a site word may be seen in several versions (each its own execution).
+  // a site unit may be seen in several versions (each its own execution).
   std::optional<Instruction> fetch(Node& n) override;
 
   void forkInterrupt(Node& n);
 
-  // Where the next fetch is: a word of the site region, its end, a declared
+  // Where the next fetch is: a unit of the site region, its end, a declared
   // symbol, or anywhere else; each feasible one with its condition.
   std::vector<std::pair<Location, z3::expr>> locate(const Node& n);
 
@@ -242,12 +242,12 @@ class Explorer final : public Executor<Node>::Client {
   void exitCheck(Node& n, const Location& loc, bool inSlot);
 
   // Inline mode: at a trampoline entry that an allowed `call` names, the
-  // pass runs the trampoline's real words (checker/explore/TrampolineRun.h) and,
+  // pass runs the trampoline's real instructions (checker/explore/TrampolineRun.h) and,
   // where it resumes, goes on through the site. False when this is not
   // such a place.
   bool runInline(Node& n, const Location& loc, bool inSlot);
 
-  // The distinct images of word i these observers may fetch, each with
+  // The distinct images of unit i these observers may fetch, each with
   // the observers after it. `merge` = false: each version its own group
   // (a byte site checks each instruction's versions together afterwards,
   // FetchModel::stillFetchable, which needs the version each observer saw).
@@ -262,18 +262,18 @@ class Explorer final : public Executor<Node>::Client {
 
   // Arm ARM B2.2.5: a conditional branch fetched while a write turns it into
   // another conditional branch may run with the condition of either and
-  // the target of either. The two crossed words, for each version a write
+  // the target of either. The two crossed units, for each version a write
   // racing this fetch of version v puts there. The fetch is one of version
   // v for the fetch model (the mix's bits are v's and the racing write's).
   std::vector<const UnitImage*> mixesOf(const std::vector<Observer>& obs, unsigned i, unsigned v);
 
-  // Is `img` a crossed word fetched as version v of word i?
+  // Is `img` a crossed unit fetched as version v of unit i?
   bool mixOf(const UnitImage* img, unsigned i, unsigned v) const;
 
-  // The word with `target`'s bits in `field` and `cond`'s elsewhere.
+  // The unit with `target`'s bits in `field` and `cond`'s elsewhere.
   UnitImage crossed(const UnitImage& cond, const UnitImage& target, uint64_t field) const;
 
-  // The versions of word i the pass may see: one execution per distinct
+  // The versions of unit i the pass may see: one execution per distinct
   // image; the others run their step now and wait, this one goes on.
   std::optional<Instruction> fetchVersions(Node& n, unsigned i);
 
@@ -340,12 +340,12 @@ class Explorer final : public Executor<Node>::Client {
   // The instruction the fetched bytes make, in the ISA's byte order.
   Instruction compose(const std::vector<const UnitImage*>& bytes) const;
 
-  // Arm's CMODX rule: fetching version v of word i while a later write to
+  // Arm's CMODX rule: fetching version v of unit i while a later write to
   // it may be under way is defined only when both instructions are on the
   // architecture's list (IsaPatching::concurrentlyModifiable).
   std::optional<std::string> cmodxRace(const std::vector<Observer>& obs, unsigned i, unsigned v) const;
 
-  // The pass fetches this version of word i.
+  // The pass fetches this version of unit i.
   // `byte`: one byte of the instruction a byte site's fetch decodes.
   void seen(Node& c, unsigned i, const UnitImage* img, const std::vector<Observer>& obs, const std::string& names,
             const std::optional<std::string>& race = std::nullopt, bool byte = false);

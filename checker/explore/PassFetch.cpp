@@ -114,7 +114,7 @@ std::optional<std::string> Explorer::cmodxRace(const std::vector<Observer>& obs,
   auto listed = [&](unsigned k) { return t_.isa->patching().concurrentlyModifiable(vers[k].assembled); };
   for (const Observer& o : obs)
     for (unsigned j : s_.fetch->racingVersions(o, i, v)) {
-      // A write of the bits the word already holds modifies nothing.
+      // A write of the bits the unit already holds modifies nothing.
       if (vers[j].sameAs(vers[v]) || (listed(v) && listed(j))) continue;
       return s_.site->spec().unitName(i) + " changes from '" + vers[v].source + "' to '" + vers[j].source +
              "' while this pass may fetch it: concurrent modification and execution of instructions is "

@@ -1,7 +1,7 @@
 #pragma once
 // A spec made concrete for one target: the symbols as 64-bit Z3 terms with
 // their placement constraints (region, alignment, not inside the site),
-// every state, body and interim word assembled at its address, and the
+// every state, body and interim unit assembled at its address, and the
 // trampolines of [trampolines] assembled at their symbols (their code lies
 // apart from the site: checker/explore/Trampolines.h).
 #include <z3++.h>
