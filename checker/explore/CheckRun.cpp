@@ -4,6 +4,7 @@
 #include <map>
 #include <optional>
 
+#include "checker/explore/BatchCheck.h"
 #include "checker/explore/Jobs.h"
 #include "checker/explore/Kprobes.h"
 #include "checker/explore/SiteInstance.h"
@@ -119,6 +120,13 @@ TargetRun runTarget(const Spec& spec, const Target& t, const CheckOptions& opt, 
   for (size_t k : wanted) {
     const TransitionSpec& tr = spec.transitions[k];
     std::optional<std::variant<TransitionResult, Diagnostics>> r;
+    // A batch is proven on one instance first (BatchCheck.h).
+    BatchAttempt batch;
+    if (failure([&] { batch = proveBatch(site, tr, options); }).empty() && batch.proven) {
+      out.transitions.push_back(std::move(*batch.proven));
+      advance(" " + tr.name());
+      continue;
+    }
     why = failure([&] { r = fresh().transition(tr); });
     if (!why.empty()) {
       out.transitions.push_back(unknownTransition(spec, t, tr, why));
@@ -128,6 +136,7 @@ TargetRun runTarget(const Spec& spec, const Target& t, const CheckOptions& opt, 
       return out;
     } else {
       out.transitions.push_back(std::get<TransitionResult>(std::move(*r)));
+      if (!batch.note.empty()) out.transitions.back().notes.push_back(batch.note);
     }
     advance(" " + tr.name());
   }

@@ -35,7 +35,7 @@ std::optional<Instruction> Explorer::fetchBytes(Node& n, unsigned first) {
     Partial p = std::move(work.back());
     work.pop_back();
     if (p.decoded) {
-      extend(p, first, work);
+      extend(std::move(p), first, work);
       continue;
     }
     std::array<uint8_t, 16> raw{};
@@ -116,7 +116,7 @@ void Explorer::restore(Node& n, const Snapshot& s) {
 }
 
 template <class Partial>
-void Explorer::extend(const Partial& p, unsigned first, std::vector<Partial>& work) {
+void Explorer::extend(Partial&& p, unsigned first, std::vector<Partial>& work) {
   unsigned u = first + unsigned(p.bytes.size());
   if (u >= s_.site->regionUnits()) {
     unknown_ = true;  // what lies past the declared bytes is not known
@@ -124,8 +124,12 @@ void Explorer::extend(const Partial& p, unsigned first, std::vector<Partial>& wo
                          " whose bytes run past the site's declared bytes";
     return;
   }
-  for (Group& g : groupsOf(p.node.observers, u, false)) {
-    Partial q = p;
+  std::vector<Group> groups = groupsOf(p.node.observers, u, false);
+  for (size_t way = 0; way < groups.size(); ++way) {
+    Group& g = groups[way];
+    // The last way takes the partial itself: a copy costs the pass's
+    // events so far, once per byte, quadratic in a long pass.
+    Partial q = way + 1 == groups.size() ? std::move(p) : p;
     seen(q.node, u, g.image, g.observers, g.names, g.race, true);
     q.bytes.push_back(g.image);
     q.names.push_back(g.names);

@@ -325,7 +325,7 @@ class Explorer final : public Executor<Node>::Client {
   // One byte more for a byte site's instruction: each version the fetch
   // model allows, each its own partial fetch.
   template <class Partial>
-  void extend(const Partial& p, unsigned first, std::vector<Partial>& work);
+  void extend(Partial&& p, unsigned first, std::vector<Partial>& work);
 
   // The values a placement-dependent byte may take on this path, each as
   // a concrete byte image with its condition: a few when alignment fixes

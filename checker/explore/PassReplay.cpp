@@ -235,9 +235,10 @@ class Explorer::Replay final : public Executor<Execution>::Client {
   // The executor settled a branch the values leave symbolic: the pass
   // forked there and recorded the way.
   void settled(Execution&, bool taken) override {
-    if (k_ < upto_)
+    if (k_ < upto_) {
       if (const auto* s = as<event::Settle>(n_.events[k_]); s && s->taken == taken) ++k_;
-    else fail("replay: branch decision differs");
+      else fail("replay: branch decision differs");
+    }
   }
 
   bool stepped(Execution&, const std::vector<Fault>& faults, size_t) override {

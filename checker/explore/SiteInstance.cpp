@@ -68,7 +68,8 @@ z3::expr signExtendedAddress(z3::context& c, uint64_t v, const Target& t) {
 
 std::variant<SiteInstance, Diagnostics> SiteInstance::make(const Spec& spec, const Target& t,
                                                            z3::context& c, unsigned timeoutMs,
-                                                           const SiteChecks* checked) {
+                                                           const SiteChecks* checked,
+                                                           const BatchInstance* instance) {
   SiteInstance s(spec, t, c);
   s.timeoutMs_ = timeoutMs;
   s.checked_ = checked != nullptr;
@@ -89,6 +90,12 @@ std::variant<SiteInstance, Diagnostics> SiteInstance::make(const Spec& spec, con
   for (const std::string& n : names) {
     const SymbolSpec* sym = spec.symbol(n);
     z3::expr term = c.bv_const(n.c_str(), 64);
+    // A batch's instance: placed by the batch's F below, with no facts of
+    // its own (the batch's site need not lie in one region).
+    if (instance && n == spec.function) {
+      s.symbols_.emplace(n, term);
+      continue;
+    }
     if (sym && sym->value) {
       term = signExtendedAddress(c, *sym->value, t);
     } else {
@@ -128,6 +135,17 @@ std::variant<SiteInstance, Diagnostics> SiteInstance::make(const Spec& spec, con
     s.symbols_.emplace(n, term);
   }
   if (!errs.empty()) return errs;
+  if (instance) {
+    // The instances lie at F + d, d = 0, stride, ..., (count - 1) stride.
+    z3::expr d = c.bv_const((spec.function + " offset").c_str(), 64);
+    z3::expr stride = c.bv_val(instance->stride, 64);
+    s.assume(z3::ule(d, c.bv_val(instance->stride * (instance->count - 1), 64)) && z3::urem(d, stride) == 0,
+             spec.functionWhere,
+             "the instance is one of " + std::to_string(instance->count) + ", " + std::to_string(instance->stride) +
+                 " bytes apart from " + instance->base);
+    s.assume(s.symbols_.at(spec.function) == s.symbols_.at(instance->base) + d, spec.functionWhere,
+             "the instance lies at " + instance->base + " plus its offset");
+  }
   // `near`: |S - N| <= W, written S - N + W <= 2W (unsigned), the distance
   // modulo 2^64 as the CPU adds a displacement to the pc.
   for (const SymbolSpec& sym : spec.symbols) {
@@ -150,8 +168,12 @@ std::variant<SiteInstance, Diagnostics> SiteInstance::make(const Spec& spec, con
   z3::expr f = s.symbols_.at(spec.function);
   z3::expr begin = f + c.bv_val(uint64_t(s.layout_.start()), 64);
   z3::expr end = f + c.bv_val(uint64_t(s.beyond()), 64);
+  if (instance) {  // the batch's whole region
+    begin = s.symbols_.at(instance->base);
+    end = begin + c.bv_val(uint64_t(instance->regionEnd), 64);
+  }
   for (const auto& [n, term] : s.symbols_) {
-    if (n == spec.function) continue;
+    if (n == spec.function || (instance && n == instance->base)) continue;
     uint64_t bytes = extent.count(n) ? extent[n] : unit;
     const SymbolSpec* sym = spec.symbol(n);
     SourceLocation at = sym ? sym->where : spec.functionWhere;
@@ -210,7 +232,12 @@ std::variant<SiteInstance, Diagnostics> SiteInstance::make(const Spec& spec, con
   Prover placement(c, timeoutMs);
   for (const z3::expr& e : s.constraints_) placement.assume(e);
   if (checked) conditions.clear();  // they fit: asked once already
-  for (const FailedCondition& f : failingConditions(placement, conditions)) {
+  std::vector<std::optional<int64_t>> offsets;
+  for (size_t k = 0; k < conditions.size(); ++k) {
+    const Value& at = owner[k].first->assembled.address;
+    offsets.push_back(at.symbol == spec.function ? std::optional<int64_t>(at.addend) : std::nullopt);
+  }
+  for (const FailedCondition& f : failingConditions(placement, conditions, s.symbols_.at(spec.function), offsets)) {
     const auto& [w, k] = owner[f.index];
     std::string where;
     for (const auto& [n, term] : s.symbols_) {

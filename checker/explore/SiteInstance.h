@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "checker/spec/SiteLayout.h"
+#include "checker/explore/Batch.h"
 #include "checker/explore/Limits.h"
 #include "checker/explore/TrampolineRun.h"
 #include "checker/explore/TrampolineSite.h"
@@ -55,10 +56,14 @@ class SiteInstance {
  public:
   // Every placement question goes to one Prover under `timeoutMs` (--timeout).
   // With `checked` (an earlier make()'s checks() for the same spec and
-  // target) the solver checks are not asked again.
+  // target) the solver checks are not asked again. With `instance`, the
+  // spec is one instance of a batch (Batch.h): its function lies at the
+  // batch's F plus one instance's offset, and no other symbol lies in the
+  // batch's region.
   static std::variant<SiteInstance, Diagnostics> make(const Spec&, const Target&, z3::context&,
                                                       unsigned timeoutMs = Limits{}.timeoutMs,
-                                                      const SiteChecks* checked = nullptr);
+                                                      const SiteChecks* checked = nullptr,
+                                                      const BatchInstance* instance = nullptr);
 
   const Spec& spec() const { return *spec_; }
   const Target& target() const { return target_; }
@@ -69,6 +74,8 @@ class SiteInstance {
   const std::map<std::string, z3::expr>& symbols() const { return symbols_; }
   // The site's bytes around F: its patch units, then the body's.
   const SiteLayout& layout() const { return layout_; }
+  // Bytes from F to one past the region and the unit after it.
+  int64_t regionEnd() const { return beyond(); }
   // Address of unit `i` (i == regionUnits(): the end of the region).
   z3::expr unitAddress(unsigned i) const;
   z3::expr bodyStart() const;

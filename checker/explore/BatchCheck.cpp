@@ -1,0 +1,46 @@
+#include "checker/explore/BatchCheck.h"
+
+#include "checker/explore/Batch.h"
+
+namespace patchcheck {
+
+BatchAttempt proveBatch(const SiteInstance& site, const TransitionSpec& t, const CheckOptions& opt) {
+  BatchAttempt out;
+  const Spec& spec = site.spec();
+  auto batch = batchOf(spec, t, site.target(), site.regionEnd());
+  if (!batch) return out;
+  const BatchInstance& b = batch->instance;
+  std::string shape = std::to_string(b.count) + " instances of one " + std::to_string(b.stride) + "-byte segment";
+  auto one = SiteInstance::make(batch->segment, site.target(), site.ctx(), opt.limits.timeoutMs, nullptr, &b);
+  if (auto* e = std::get_if<Diagnostics>(&one)) {
+    out.note = "batch of " + shape + ": one instance alone is not a site (" + e->front().message +
+               "); the whole site explored";
+    return out;
+  }
+  auto r = SiteChecker(std::get<SiteInstance>(one), opt).transition(batch->segment.transitions.front());
+  auto* result = std::get_if<TransitionResult>(&r);
+  if (!result || result->verdict != Verdict::Safe) {
+    std::string why = !result                                    ? "an input error"
+                      : result->verdict == Verdict::Unsafe ? "UNSAFE alone"
+                                                           : "UNKNOWN alone: " + result->unknownReason;
+    out.note = "batch of " + shape + ": one instance is " + why + "; the whole site explored";
+    return out;
+  }
+  TransitionResult proven = *result;
+  proven.transition = t.name();
+  proven.from = t.from;
+  proven.to = t.to;
+  proven.where = t.where;
+  proven.expect = t.expect;
+  std::string offsets = "0";
+  for (unsigned j = 1; j < b.count; ++j) {
+    if (b.count > 3 && j == 2) offsets += ", ...", j = b.count - 1;
+    offsets += ", " + std::to_string(b.stride * j);
+  }
+  proven.notes.push_back("batch: " + shape + ", proven once for the instance at " + spec.function + " + d, d = " +
+                         offsets + " (docs/model.md, Batches)");
+  out.proven = std::move(proven);
+  return out;
+}
+
+}  // namespace patchcheck
