@@ -3,6 +3,50 @@
 #include "checker/explore/Batch.h"
 
 namespace patchcheck {
+namespace {
+
+std::string shapeOf(const BatchInstance& b) {
+  return std::to_string(b.count) + " instances of one " + std::to_string(b.stride) + "-byte segment";
+}
+
+std::string provenNote(const Spec& spec, const BatchInstance& b) {
+  std::string offsets = "0";
+  for (unsigned j = 1; j < b.count; ++j) {
+    if (b.count > 3 && j == 2) offsets += ", ...", j = b.count - 1;
+    offsets += ", " + std::to_string(b.stride * j);
+  }
+  return "batch: " + shapeOf(b) + ", proven once for the instance at " + spec.function + " + d, d = " + offsets +
+         " (docs/model.md, Batches)";
+}
+
+}  // namespace
+
+BatchStateAttempt proveBatchState(const SiteInstance& site, const StateSpec& st, const CheckOptions& opt) {
+  BatchStateAttempt out;
+  const Spec& spec = site.spec();
+  TransitionSpec alone;
+  alone.from = alone.to = st.name;
+  auto batch = batchOf(spec, alone, site.target(), site.regionEnd());
+  if (!batch) return out;
+  const BatchInstance& b = batch->instance;
+  auto one = SiteInstance::make(batch->segment, site.target(), site.ctx(), opt.limits.timeoutMs, nullptr, &b);
+  if (auto* e = std::get_if<Diagnostics>(&one)) {
+    out.note = "batch of " + shapeOf(b) + ": one instance alone is not a site (" + e->front().message +
+               "); the whole site explored";
+    return out;
+  }
+  StateResult r = SiteChecker(std::get<SiteInstance>(one), opt).state(*batch->segment.state(st.name));
+  if (r.verdict != Verdict::Safe) {
+    out.note = "batch of " + shapeOf(b) + ": one instance is " +
+               (r.verdict == Verdict::Unsafe ? std::string("UNSAFE alone") : "UNKNOWN alone: " + r.unknownReason) +
+               "; the whole site explored";
+    return out;
+  }
+  r.expect = spec.stateExpect.count(st.name) ? std::optional(spec.stateExpect.at(st.name)) : std::nullopt;
+  r.notes.push_back(provenNote(spec, b));
+  out.proven = std::move(r);
+  return out;
+}
 
 BatchAttempt proveBatch(const SiteInstance& site, const TransitionSpec& t, const CheckOptions& opt) {
   BatchAttempt out;
@@ -10,7 +54,7 @@ BatchAttempt proveBatch(const SiteInstance& site, const TransitionSpec& t, const
   auto batch = batchOf(spec, t, site.target(), site.regionEnd());
   if (!batch) return out;
   const BatchInstance& b = batch->instance;
-  std::string shape = std::to_string(b.count) + " instances of one " + std::to_string(b.stride) + "-byte segment";
+  std::string shape = shapeOf(b);
   auto one = SiteInstance::make(batch->segment, site.target(), site.ctx(), opt.limits.timeoutMs, nullptr, &b);
   if (auto* e = std::get_if<Diagnostics>(&one)) {
     out.note = "batch of " + shape + ": one instance alone is not a site (" + e->front().message +
@@ -32,13 +76,7 @@ BatchAttempt proveBatch(const SiteInstance& site, const TransitionSpec& t, const
   proven.to = t.to;
   proven.where = t.where;
   proven.expect = t.expect;
-  std::string offsets = "0";
-  for (unsigned j = 1; j < b.count; ++j) {
-    if (b.count > 3 && j == 2) offsets += ", ...", j = b.count - 1;
-    offsets += ", " + std::to_string(b.stride * j);
-  }
-  proven.notes.push_back("batch: " + shape + ", proven once for the instance at " + spec.function + " + d, d = " +
-                         offsets + " (docs/model.md, Batches)");
+  proven.notes.push_back(provenNote(spec, b));
   out.proven = std::move(proven);
   return out;
 }

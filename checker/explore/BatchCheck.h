@@ -18,4 +18,13 @@ struct BatchAttempt {
 // proof is not SAFE (the caller then explores the whole site).
 BatchAttempt proveBatch(const SiteInstance& site, const TransitionSpec&, const CheckOptions&);
 
+// A state on its own, the same way: K copies of one segment are the
+// state if one copy at F + d is (what it does where it leaves, and every
+// declared behaviour done by some pass).
+struct BatchStateAttempt {
+  std::optional<StateResult> proven;
+  std::string note;
+};
+BatchStateAttempt proveBatchState(const SiteInstance& site, const StateSpec&, const CheckOptions&);
+
 }  // namespace patchcheck

@@ -109,8 +109,11 @@ TargetRun runTarget(const Spec& spec, const Target& t, const CheckOptions& opt, 
     if (involved) states.push_back(st);
   }
   std::string why = failure([&] {
-    SiteChecker& c = fresh();
-    for (const StateSpec& st : states) out.states.push_back(c.state(st));
+    for (const StateSpec& st : states) {
+      BatchStateAttempt batch = proveBatchState(site, st, options);
+      out.states.push_back(batch.proven ? std::move(*batch.proven) : fresh().state(st));
+      if (!batch.proven && !batch.note.empty()) out.states.back().notes.push_back(batch.note);
+    }
   });
   if (!why.empty()) {
     out.states = unknownStates(spec, states, t, why);

@@ -480,7 +480,7 @@ class SpecLoader {
     if (const toml::node* n = t.get(count)) {
       spec_.unitsWhere = at(*n);
       if (auto w = integer(*n, count)) {
-        if (*w < 1 || *w > 4096) error(at(*n), std::string(count) + " must be between 1 and 4096, not " + std::to_string(*w));
+        if (*w < 1 || *w > 16384) error(at(*n), std::string(count) + " must be between 1 and 16384, not " + std::to_string(*w));
         else spec_.words = unsigned(*w);
       }
     } else if (!t.get(other)) {
