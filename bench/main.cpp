@@ -12,6 +12,7 @@ void herd7();
 void x86Fetch();
 void scaling();
 void synthesis();
+void batch();
 }
 
 int main(int argc, char** argv) {
@@ -26,7 +27,8 @@ int main(int argc, char** argv) {
                         {"herd7", patchcheck::bench::herd7},
                         {"x86-fetch", patchcheck::bench::x86Fetch},
                         {"scaling", patchcheck::bench::scaling},
-                        {"synthesis", patchcheck::bench::synthesis}};
+                        {"synthesis", patchcheck::bench::synthesis},
+                        {"batch", patchcheck::bench::batch}};
   for (int k = 1; k < argc; ++k) {
     bool known = false;
     for (const Area& a : areas) known = known || std::strcmp(argv[k], a.name) == 0;

@@ -315,7 +315,7 @@ void addRunCommand(CLI::App& app, int& exitCode) {
   cmd->add_option("--symbolic", args->symbolic, "NAME, a symbol whose address stays symbolic (sym.NAME)");
   cmd->add_flag("--assume-abi", args->assumeAbi,
                 "assume an ABI-conformant entry (sp aligned; n32: sp, ra, gp sign-extended)");
-  cmd->add_option("--max-steps", args->maxSteps, "instructions one path runs before it counts as a loop")
+  cmd->add_option("--max-steps", args->maxSteps, "instructions one path runs before it counts as a loop (at least twice the site region's units)")
       ->capture_default_str();
   cmd->add_option("--timeout", args->timeoutMs, "solver timeout per query in ms (past it, a way counts as possible)")
       ->capture_default_str();

@@ -301,7 +301,9 @@ class SpecChecker {
     ps.inlineTrampolines = opt_.inlineTrampolines;
     ps.budget = opt_.budget;
     ps.fetchChoices = opt_.fetchChoices;
-    ps.maxSteps = opt_.limits.maxSteps;
+    // A pass that runs straight through a long site (a batch of 1024
+    // nops) is no loop: the limit is at least twice the region's units.
+    ps.maxSteps = std::max(opt_.limits.maxSteps, 2 * regionUnits());
     ps.breakpoints = breakpoints_;
     ps.instructionStarts = starts_;
     ps.breakpointHandler = spec_.model.breakpoint;
