@@ -15,7 +15,7 @@ std::string unitsSeen(const Spec& spec, const std::map<unsigned, std::string>& s
   std::string out;
   auto numbered = [&](unsigned w, std::string& kind, long& n) {
     std::string name = spec.unitName(w);
-    size_t sp = name.find(' ');
+    size_t sp = name.rfind(' ');  // "body byte 2": the number is last
     if (sp == std::string::npos || name.find_first_not_of("0123456789", sp + 1) != std::string::npos) return false;
     kind = name.substr(0, sp);
     n = std::stol(name.substr(sp + 1));

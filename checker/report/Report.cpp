@@ -1,6 +1,9 @@
 #include "checker/report/Report.h"
 
+#include <cctype>
 #include <cstdio>
+#include <optional>
+#include <vector>
 #include <iomanip>
 #include <sstream>
 
@@ -45,6 +48,60 @@ std::string verdictCell(Verdict v, size_t n) {
   return "\033[1;" + std::string(code) + "m" + text + "\033[0m" + cell.substr(text.size());
 }
 
+// "byte 12" -> ("byte", 12); "data F-8" and others: no number.
+std::optional<std::pair<std::string, long long>> numbered(const std::string& unit) {
+  size_t space = unit.rfind(' ');
+  if (space == std::string::npos || space + 1 >= unit.size()) return std::nullopt;
+  long long n = 0;
+  for (size_t k = space + 1; k < unit.size(); ++k) {
+    if (!std::isdigit(static_cast<unsigned char>(unit[k])) || n > (1ll << 40)) return std::nullopt;
+    n = n * 10 + (unit[k] - '0');
+  }
+  return std::make_pair(unit.substr(0, space), n);
+}
+
+// The schedule with each run of consecutive units seen in one version
+// after as many writes as one entry: "[bytes 0..1099: old, 0 writes
+// landed]" rather than 1100 entries.
+std::vector<std::string> scheduleEntries(const std::vector<FetchEvent>& schedule) {
+  std::vector<std::string> out;
+  for (size_t k = 0; k < schedule.size();) {
+    const FetchEvent& f = schedule[k];
+    auto first = numbered(f.unit);
+    size_t end = k + 1;
+    while (first && end < schedule.size()) {
+      const FetchEvent& g = schedule[end];
+      auto next = numbered(g.unit);
+      if (!next || next->first != first->first || next->second != first->second + (long long)(end - k) ||
+          g.version != f.version || g.writesLanded != f.writesLanded)
+        break;
+      ++end;
+    }
+    std::string unit = end - k == 1 ? f.unit
+                                     : first->first + "s " + std::to_string(first->second) + ".." +
+                                           std::to_string(first->second + (long long)(end - k) - 1);
+    out.push_back("[" + unit + ": " + f.version + ", " + std::to_string(f.writesLanded) + " writes landed]");
+    k = end;
+  }
+  return out;
+}
+
+// A trace line's origin "byte 7 (old)" as ("byte", 7, "(old)"); none
+// for another form.
+struct Origin {
+  std::string kind;
+  long long index;
+  std::string rest;
+};
+std::optional<Origin> originOf(const std::string& origin) {
+  size_t paren = origin.find(" (");
+  auto n = numbered(origin.substr(0, paren));
+  if (!n) return std::nullopt;
+  std::string rest = paren == std::string::npos ? "" : origin.substr(paren + 1);
+  if (!rest.empty() && (rest.front() != '(' || rest.back() != ')')) return std::nullopt;
+  return Origin{n->first, n->second, rest};
+}
+
 }  // namespace
 
 void printCounterexample(std::ostream& o, const Counterexample& cx, const std::string& in,
@@ -55,14 +112,14 @@ void printCounterexample(std::ostream& o, const Counterexample& cx, const std::s
   if (!cx.intermediateState.empty()) o << in << (bytes ? "bytes seen:  " : "words seen:  ") << cx.intermediateState << "\n";
   if (!cx.schedule.empty()) {
     o << in << "schedule:   ";
-    for (const FetchEvent& f : cx.schedule)
-      o << " [" << f.unit << ": " << f.version << ", " << f.writesLanded << " writes landed]";
+    for (const std::string& e : scheduleEntries(cx.schedule)) o << " " << e;
     o << "\n";
   }
   for (const std::string& i : cx.interrupts) o << in << i << "\n";
   if (!cx.trace.empty()) {
     o << in << "trace:\n";
-    for (const TraceStep& s : cx.trace) {
+    for (size_t k = 0; k < cx.trace.size(); ++k) {
+      const TraceStep& s = cx.trace[k];
       char head[96];
       int digits = int(2 * s.bytes);
       if (!s.encoding.empty()) snprintf(head, sizeof head, "%016llx: %-21s ", (unsigned long long)s.address,
@@ -73,6 +130,25 @@ void printCounterexample(std::ostream& o, const Counterexample& cx, const std::s
                     (unsigned long long)s.word);
       o << in << "  " << head << pad(s.text, 26) << (s.note.empty() ? s.origin : pad(s.origin, 24) + "  " + s.note)
         << "\n";
+      // A run of one instruction from consecutive units seen in one
+      // version (1100 nops of a long site): its first line, a count, its
+      // last line.
+      size_t end = k + 1;
+      auto from = originOf(s.origin);
+      while (from && s.note.empty() && end < cx.trace.size()) {
+        const TraceStep& u = cx.trace[end];
+        auto at = originOf(u.origin);
+        if (!at || !u.note.empty() || u.text != s.text || u.encoding != s.encoding || at->kind != from->kind ||
+            at->rest != from->rest || at->index != from->index + (long long)((end - k) * s.bytes))
+          break;
+        ++end;
+      }
+      if (end - k >= 4) {
+        long long first = from->index + (long long)s.bytes, last = from->index + (long long)((end - k - 1) * s.bytes) - 1;
+        o << in << "  ... " << (end - k - 2) << " more '" << s.text << "' (" << from->kind << "s " << first << ".."
+          << last << (from->rest.empty() ? "" : ", " + from->rest.substr(1, from->rest.size() - 2)) << ")\n";
+        k = end - 2;  // the run's last line is printed next
+      }
     }
   }
   if (!cx.symbols.empty()) {
