@@ -184,9 +184,11 @@ class Scanner {
 
   // A relocation that lets the linker delete or rewrite bytes of the site
   // (RISC-V alignment padding or a relaxable instruction): the object's
-  // bytes there are not the kernel's, so nothing about them is proven.
+  // bytes there are not the kernel's, so nothing about them is proven. A
+  // linked image is past that (relocations kept by --emit-relocs are done).
   bool linkerMayEdit(unsigned section, uint64_t from, uint64_t to, const std::string& where) {
     bool found = false;
+    if (!view_.elf().relocatable()) return false;
     forEachLinkerEdit(view_, section, [&](const PlacedRelocation& r, const ObjectCode::LinkerEdit& e) {
       if (r.offset >= to) return false;
       if (r.offset + e.bytes <= from) return true;

@@ -126,6 +126,12 @@ LDS
 riscv64-linux-gnu-ld --no-relax -T vmlinux.lds -e 0 --no-warn-rwx-segments rvc.o -o vmlinux
 expect "linked image" 0 "3 sites, all instances of state \`compiled\` of .*riscv-callops-rvc.toml; 0 findings" -- \
   vmlinux --spec "$spec"
+# --emit-relocs (a relocatable kernel keeps its relocations): the
+# R_RISCV_RELAX and R_RISCV_ALIGN kept in the image are done with.
+riscv64-linux-gnu-ld --no-relax --emit-relocs -T vmlinux.lds -e 0 --no-warn-rwx-segments rvc.o -o vmlinux-relocs
+riscv64-linux-gnu-readelf -r vmlinux-relocs | grep -q R_RISCV_RELAX || echo "note: no R_RISCV_RELAX kept in vmlinux-relocs"
+expect "linked image with --emit-relocs" 0 "3 sites, all instances of state \`compiled\` .*; 0 findings" -- \
+  vmlinux-relocs --spec "$spec"
 
 # ---- bad input: exit 2 with the file and offset
 head -c 300 rvc.o > truncated.o
