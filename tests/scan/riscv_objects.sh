@@ -93,6 +93,11 @@ expect "functions aligned to 2: F straddles" 1 "only 2-byte aligned" -- align2.o
 rvc -c "$data/riscv/branch.c" -o branch.o
 expect "branch into a patch area" 1 "jumper\+0x[0-9a-f]+: branch to target\+0x4, strictly inside the patched code" -- \
   branch.o --spec "$spec"
+# Across sections (-ffunction-sections): only R_RISCV_JAL says where it goes
+# (the field holds an offset into the jump's own section).
+rvc -ffunction-sections -c "$data/riscv/branch.c" -o branch-sections.o
+expect "branch into a patch area in another section" 1 "jumper\+0x[0-9a-f]+: branch to target\+0x4, strictly inside" -- \
+  branch-sections.o --spec "$spec"
 norvc -c "$data/riscv/branch.c" -o branch-norvc.o
 expect "branch into a patch area (jal)" 1 "branch to target\+0x4, strictly inside the patched code" -- \
   branch-norvc.o --spec "$data/riscv/riscv-callops-norvc.toml"
