@@ -128,6 +128,11 @@ class RiscvObjectCode final : public patchcheck::ObjectCode {
     uint32_t bits = bitsOf(line.bytes);
     char raw[32];
     std::snprintf(raw, sizeof raw, line.bytes.size() == 2 ? ".2byte 0x%04x" : ".4byte 0x%08x", unsigned(bits));
+    // An encoding the plug-in does not know (F, D, V, ...) would run as an
+    // illegal instruction in the model: refused by name, never proven.
+    if (!decode(line.bytes, xlenOf(t), rvcOf(t)).row)
+      return {"", "the " + std::to_string(line.bytes.size()) + "-byte encoding " + std::string(raw + 7) +
+                      " is no instruction the riscv plug-in models (F/D and other extensions are not)"};
     if (!line.relocation) return {raw, ""};
     const ObjectRelocation& r = *line.relocation;
     if (!r.rela) return {"", "a REL relocation (RISC-V objects use RELA)"};

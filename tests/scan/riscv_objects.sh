@@ -173,4 +173,15 @@ else:
 PY
 expect "garbage relocation" 2 "garbage.o: error: offset 0x[0-9a-f]+: relocation names symbol 16777215" -- garbage.o --spec "$spec"
 
+# A trampoline taken from an object (docs/trampolines.md) holding a D
+# instruction (c.fldsp): refused at its offset, never run as an illegal one.
+printf '\t.option norelax\n\t.text\n\t.globl ftrace_caller\n\t.type ftrace_caller, @function\nftrace_caller:\n\tfld fa0, 0(sp)\n\tret\n\t.size ftrace_caller, .-ftrace_caller\n' > fp.s
+riscv64-linux-gnu-as -march=rv64imafdc -o fp.o fp.s
+out=$("$pc" check "$specs/riscv/ftrace-callops.toml" --trampoline-object fp.o:ftrace_caller 2>&1); rc=$?
+if [ $rc = 2 ] && grep -Eq "fp.o: error: offset 0x[0-9a-f]+ \(ftrace_caller\+0x0\): the 2-byte encoding 0x2502 is no instruction" <<<"$out"; then
+  echo "ok: F/D instruction in a trampoline object"
+else
+  echo "FAIL: F/D instruction in a trampoline object (exit $rc)"; echo "$out" | sed 's/^/    /'; failures=$((failures + 1))
+fi
+
 [ $failures = 0 ] || { echo "$failures RISC-V scan test(s) failed"; exit 1; }
