@@ -159,9 +159,12 @@ class RiscvObjectCode final : public patchcheck::ObjectCode {
   // instruction (4).
   std::optional<LinkerEdit> linkerEdit(const ObjectRelocation& r, const ObjectRelocation* paired) const override {
     if (r.type == kAlign) {
+      // A padding no assembler writes (negative, or more than 64 KiB):
+      // it aligns nothing, so nothing after it is taken as aligned.
+      if (r.addend < 0 || r.addend > 0xffff) return LinkerEdit{0, 0};
       uint64_t align = 1;
-      while (align <= uint64_t(r.addend) && align < (uint64_t(1) << 32)) align *= 2;
-      return LinkerEdit{unsigned(r.addend < 0 ? 0 : r.addend > 0xffff ? 0xffff : r.addend), align};
+      while (align <= uint64_t(r.addend)) align *= 2;
+      return LinkerEdit{unsigned(r.addend), align};
     }
     if (r.type == kRelax) return LinkerEdit{paired && !isCall(paired->type) ? 4u : 8u, 0};
     return std::nullopt;

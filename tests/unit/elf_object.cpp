@@ -134,4 +134,7 @@ TEST_CASE("ELF64 RISC-V with RVC: patchable entries, relaxation's padding, rec->
   CHECK(code->linkerEdit(relax, &call)->bytes == 8);
   CHECK(code->linkerEdit(relax, &hi)->bytes == 4);
   CHECK_FALSE(code->linkerEdit(call, nullptr));
+  // A padding no assembler writes aligns nothing.
+  ObjectRelocation bogus{43, "", -2, true, 0};
+  CHECK(code->linkerEdit(bogus, nullptr)->aligns == 0);
 }
