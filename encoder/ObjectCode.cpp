@@ -30,6 +30,12 @@ std::pair<uint32_t, uint32_t> ObjectCode::relocationInfo(uint64_t info, bool, En
   return {uint32_t(info >> 32), uint32_t(info)};
 }
 
+std::optional<ObjectCode::LinkerEdit> ObjectCode::linkerEdit(const ObjectRelocation&, const ObjectRelocation*) const {
+  return std::nullopt;
+}
+
+std::optional<std::string> ObjectCode::targetProblem(uint32_t, bool, const Target&) const { return std::nullopt; }
+
 std::string symbolPlus(const std::string& symbol, int64_t addend) {
   if (addend == 0) return symbol;
   char b[32];

@@ -90,6 +90,25 @@ class ObjectCode {
   };
   virtual SourceLine sourceLine(std::span<const CodeLine> code, size_t index, const Target&) const = 0;
 
+  // What a linker may still do to a relocatable object beyond filling
+  // fields (RISC-V linker relaxation): delete or rewrite up to `bytes`
+  // bytes from r_offset on, which moves everything after them; `aligns`,
+  // when not 0, is the alignment it gives the byte after them (alignment
+  // padding it shrinks). `paired` is the relocation just before `r` at the
+  // same r_offset, if any (R_RISCV_RELAX marks the one before it).
+  // Nothing: `r` only fills its field.
+  struct LinkerEdit {
+    unsigned bytes = 0;
+    uint64_t aligns = 0;
+  };
+  virtual std::optional<LinkerEdit> linkerEdit(const ObjectRelocation& r, const ObjectRelocation* paired) const;
+
+  // Why `t` (in the object's byte order) cannot read an object whose ELF
+  // header has these e_flags and class: a RISC-V object with compressed
+  // instructions read by a target without C would be decoded at the wrong
+  // lengths. Nothing: it can.
+  virtual std::optional<std::string> targetProblem(uint32_t eFlags, bool elf64, const Target& t) const;
+
  protected:
   ObjectCode() = default;
 };

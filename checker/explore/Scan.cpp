@@ -43,13 +43,40 @@ struct SpecShape {
   std::vector<std::pair<const StateSpec*, Program>> states;  // compiled first
 };
 
+// The relocations of a section that let the linker move or rewrite
+// bytes (the plug-in's linkerEdit), with where each lies.
+template <typename Visit>
+void forEachLinkerEdit(const ObjectView& o, unsigned section, Visit visit) {
+  const PlacedRelocation* previous = nullptr;
+  for (const PlacedRelocation& r : o.relocations(section)) {
+    const ObjectRelocation* paired = previous && previous->offset == r.offset ? &previous->relocation : nullptr;
+    if (auto e = o.code().linkerEdit(r.relocation, paired))
+      if (!visit(r, *e)) return;
+    previous = &r;
+  }
+}
+
 // The alignment an object guarantees a place: its offset's within a
-// section aligned to sh_addralign (relocatable), or the address's.
+// section aligned to sh_addralign (relocatable), or the address's. In a
+// relocatable object the linker may still delete bytes before it (RISC-V
+// relaxation): then only the last alignment padding before the place
+// counts, and after a deletion of unknown size nothing does.
 uint64_t guaranteedAlign(const ObjectView& o, const Place& p) {
   uint64_t a = o.elf().relocatable() ? p.offset : o.addressOf(p);
+  uint64_t limit = 1ull << 63;
+  if (o.elf().relocatable()) {
+    limit = std::max<uint64_t>(o.elf().sections[p.section].align, 1);
+    uint64_t sectionAlign = limit;
+    forEachLinkerEdit(o, p.section, [&](const PlacedRelocation& r, const ObjectCode::LinkerEdit& e) {
+      if (r.offset >= p.offset) return false;
+      uint64_t end = r.offset + e.bytes;
+      if (e.aligns && end <= p.offset) a = p.offset - end, limit = std::min(e.aligns, sectionAlign);
+      else limit = 1;
+      return true;
+    });
+  }
   uint64_t low = a ? (a & (~a + 1)) : (1ull << 63);
-  if (o.elf().relocatable()) low = std::min<uint64_t>(low, std::max<uint64_t>(o.elf().sections[p.section].align, 1));
-  return low;
+  return std::min(low, limit);
 }
 
 class Scanner {
@@ -150,8 +177,29 @@ class Scanner {
               true);
     if (!view_.functionAt(*ip)) finding(where, "no function symbol holds the site (" + entry + ")");
     ranges_[f->section].push_back({f->offset - chosen->before, f->offset, f->offset + chosen->code, where});
+    if (linkerMayEdit(f->section, f->offset - chosen->before, f->offset + chosen->code, where)) return;
     if (state.empty()) return unmatched(*chosen, *f, where);
     alignment(*chosen, *f, where);
+  }
+
+  // A relocation that lets the linker delete or rewrite bytes of the site
+  // (RISC-V alignment padding or a relaxable instruction): the object's
+  // bytes there are not the kernel's, so nothing about them is proven. A
+  // linked image is past that (relocations kept by --emit-relocs are done).
+  bool linkerMayEdit(unsigned section, uint64_t from, uint64_t to, const std::string& where) {
+    bool found = false;
+    if (!view_.elf().relocatable()) return false;
+    forEachLinkerEdit(view_, section, [&](const PlacedRelocation& r, const ObjectCode::LinkerEdit& e) {
+      if (r.offset >= to) return false;
+      if (r.offset + e.bytes <= from) return true;
+      Place at{section, r.offset};
+      finding(where, view_.code().relocationName(r.relocation.type) + " at " + name(at) + " lets the linker delete or "
+                     "rewrite " + std::to_string(e.bytes) + " bytes from there, inside the site's " +
+                     std::to_string(to - from) + " bytes: the object's bytes are not the ones the kernel patches");
+      found = true;
+      return false;
+    });
+    return found;
   }
 
   // A site that is no instance of any spec's compiled state: which other
@@ -361,6 +409,7 @@ std::variant<ObjectScan, std::string> scanObject(const ElfObject& elf, const std
   const ObjectCode* code = objectCodeForMachine(elf.machine);
   if (!code) return elf.path + ": error: ELF machine " + std::to_string(elf.machine) + " has no ISA plug-in with a scan part";
   std::vector<SpecShape> shapes;
+  std::string targetProblem;
   for (const Spec* spec : specs) {
     auto scan = scanSpecOf(*spec);
     if (!scan || objectCodeOf(spec->target) != code) continue;
@@ -370,12 +419,20 @@ std::variant<ObjectScan, std::string> scanObject(const ElfObject& elf, const std
     // The spec's target (or a matrix entry) of the object's width, in its byte order.
     s.target = spec->target;
     unsigned bits = elf.elf64 ? 64 : 32;
-    for (const Target& t : specTargets(*spec))
-      if (t.registerBits() == bits) {
+    for (Target t : specTargets(*spec)) {
+      t.endian = elf.endian;
+      if (t.registerBits() == bits && !code->targetProblem(elf.flags, elf.elf64, t)) {
         s.target = t;
         break;
       }
+    }
     s.target.endian = elf.endian;
+    // A target that would misread the object (RISC-V: compressed code
+    // read without C) leaves the spec out; none left is bad input.
+    if (auto p = code->targetProblem(elf.flags, elf.elf64, s.target)) {
+      targetProblem = spec->path + ": " + *p;
+      continue;
+    }
     s.before = spec->beforeBytes();
     s.fAt = assemblyOptions(*spec, s.target, spec->entryUnit()).base.addend;
     s.code = spec->words * spec->target.isa->patchUnitBytes(spec->target);
@@ -394,6 +451,9 @@ std::variant<ObjectScan, std::string> scanObject(const ElfObject& elf, const std
     }
     shapes.push_back(std::move(s));
   }
+  if (shapes.empty() && !targetProblem.empty())
+    return elf.path + ": error: offset " + (elf.elf64 ? "0x30" : "0x24") + " (e_flags " + hex(elf.flags) +
+           "): " + targetProblem;
   if (shapes.empty())
     return elf.path + ": error: no spec given has [scan] for its machine (e_machine " + std::to_string(elf.machine) + ")";
   return Scanner(elf, *code, std::move(shapes)).run();

@@ -142,7 +142,10 @@ class RiscvIsa final : public patchcheck::IsaPlugin {
         r.kind = store ? "pcrel_lo12_s" : "pcrel_lo12_i", r.formula = "S - P", r.relativeTo = *u.pcrelBase;
         break;
       case Reloc::None:
-        r.kind = op->kind == Opnd::BrJ ? "jal" : op->kind == Opnd::BrB ? "branch" : "rvc_branch";
+        r.kind = op->kind == Opnd::BrJ    ? "jal"
+                 : op->kind == Opnd::BrB  ? "branch"
+                 : op->kind == Opnd::CJmp ? "rvc_jump"
+                                          : "rvc_branch";
         r.formula = "S - P", r.relativeTo = u.address;
         break;
     }

@@ -93,3 +93,48 @@ TEST_CASE("a malformed ELF file is an error naming the file and an offset", "[el
   REQUIRE(std::holds_alternative<ElfError>(r));
   CHECK(std::get<ElfError>(r).str() == "empty.o: error: offset 0x0: not an ELF file (no \\x7fELF magic)");
 }
+
+TEST_CASE("ELF64 RISC-V with RVC: patchable entries, relaxation's padding, rec->ip", "[elf_object]") {
+  // tests/data/scan/functions.c by riscv64-linux-gnu-gcc 12 with -march=rv64imac
+  // -fpatchable-function-entry=8,4 -falign-functions=8 (tests/scan/riscv_objects.sh).
+  ElfObject o = read("riscv64-call-ops.o");
+  CHECK(o.elf64);
+  CHECK(o.machine == 243);  // EM_RISCV
+  CHECK((o.flags & 1) == 1);  // EF_RISCV_RVC
+  const ObjectCode* code = objectCodeForMachine(o.machine);
+  REQUIRE(code);
+  CHECK(code->family() == "riscv");
+  CHECK(code->relocationName(43) == "R_RISCV_ALIGN");
+  CHECK(code->relocationName(51) == "R_RISCV_RELAX");
+  ObjectView v(o, *code);
+  REQUIRE_FALSE(v.problem());
+  auto entries = v.tableEntries("__patchable_function_entries");
+  REQUIRE(entries.size() == 3);
+  REQUIRE(entries[0].place);
+  // The first entry is the literal's slot after the section's 6 bytes of
+  // padding; rec->ip is 12 bytes on (ftrace_call_adjust with CALL_OPS).
+  CHECK(entries[0].place->offset == 6);
+  CodeAt none = [](uint64_t, unsigned) { return std::optional<std::span<const uint8_t>>(); };
+  CHECK(code->ftraceCallAdjust(6, 8, none) == std::optional<uint64_t>(18));
+  CHECK(code->ftraceCallAdjust(6, 0, none) == std::optional<uint64_t>(10));
+  CHECK_FALSE(code->ftraceCallAdjust(6, 4, none));
+  // That padding is an R_RISCV_ALIGN of 6 bytes: 8-byte alignment after it.
+  const ElfSection* text = o.section(".text");
+  REQUIRE(text);
+  const auto& rs = v.relocations(text->index);
+  REQUIRE_FALSE(rs.empty());
+  CHECK(rs[0].offset == 0);
+  auto edit = code->linkerEdit(rs[0].relocation, nullptr);
+  REQUIRE(edit);
+  CHECK(edit->bytes == 6);
+  CHECK(edit->aligns == 8);
+  // R_RISCV_RELAX after a call's relocation covers the auipc + jalr; after
+  // any other, one instruction.
+  ObjectRelocation relax{51, "", 0, true, 0}, call{19, "f", 0, true, 0}, hi{26, "g", 0, true, 0};
+  CHECK(code->linkerEdit(relax, &call)->bytes == 8);
+  CHECK(code->linkerEdit(relax, &hi)->bytes == 4);
+  CHECK_FALSE(code->linkerEdit(call, nullptr));
+  // A padding no assembler writes aligns nothing.
+  ObjectRelocation bogus{43, "", -2, true, 0};
+  CHECK(code->linkerEdit(bogus, nullptr)->aligns == 0);
+}
