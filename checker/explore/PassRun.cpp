@@ -175,6 +175,11 @@ std::optional<Instruction> Explorer::fetch(Node& n) {
       n.events.push_back(event::Handler{.pc = back, .by = "the kprobe handler resumes after the probed instruction at "});
     }
   }
+  if (!n.emulate && n.emulateNext) {
+    n.emulate.emplace(n.emulateNext->at, n.emulateNext->instruction);
+    n.emulatedBy = std::move(n.emulateNext->by);
+    n.emulateNext.reset();
+  }
   if (n.emulate) {
     // The breakpoint handler emulates the new instruction where the
     // breakpoint lies (poke_int3_handler): as if the CPU ran it there.
