@@ -73,6 +73,7 @@ struct Node : Execution {
   std::optional<Location> located;  // a location fork already chosen
   std::optional<Called> called;     // inline: the trampoline this pass ran
   unsigned fetchedAt = 0;           // byte site: the unit the last instruction started at
+  bool fetchedInDelaySlot = false;  // the last instruction was fetched in a delay slot
   // The breakpoint handler runs this instruction at `.first` next.
   std::optional<std::pair<z3::expr, Instruction>> emulate;
   std::string emulatedBy;  // which handler, for the trace (empty: text_poke_bp's int3 handler)

@@ -45,6 +45,18 @@ bool Explorer::kprobeHandled(Node& c, const Fault& f) {
     c.hazards.back().fault = FaultKind::Break;
     return false;
   }
+  if (c.fetchedInDelaySlot) {
+    // A break in a delay slot traps with EPC at the branch (Cause.BD), and
+    // the handler looks the probe up there (MIPS kprobe_handler:
+    // regs->cp0_epc): none is, so the trap is not the probe's.
+    std::string at = s_.site->spec().unitName(unit);
+    addHazard(c, c_.bool_val(true), Hazard::Kind::Fault, [at](const z3::model&) {
+      return "Break: the kprobe breakpoint at " + at + " runs in a delay slot, so the trap's EPC is the branch "
+             "before it, where no kprobe is registered: the handler does not take it for the probe's";
+    });
+    c.hazards.back().fault = FaultKind::Break;
+    return false;
+  }
   const IsaPatching& isa = t_.isa->patching();
   if (e->image && isa.probeTrapRereads() && rereadHazard(c, unit)) return false;
   // The pre-handler runs (it is taken to return 0 and keep the registers

@@ -163,6 +163,7 @@ void Explorer::settled(Node& n, bool taken) {
 }
 
 std::optional<Instruction> Explorer::fetch(Node& n) {
+  n.fetchedInDelaySlot = n.cpu.inDelaySlot();
   if (n.resumeFromSlot && !n.emulate) {
     // After the copy in the slot, the kprobe handler resumes after the
     // probed instruction (arm64 post_kprobe_handler: the BRK after the
