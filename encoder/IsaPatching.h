@@ -75,16 +75,40 @@ class IsaPatching {
   // How the kprobe handler runs the probed instruction `insn` after the
   // pre-handler: InPlace (simulated or emulated as at its own address),
   // OutOfLine (a copy single-stepped in an instruction slot elsewhere, then
-  // the CPU resumes after the original), or Refused (register_kprobe
-  // fails; `why` says what the kernel checks).
+  // the CPU resumes after the original), DelaySlotOutOfLine (a branch with
+  // a delay slot, MIPS: the branch is evaluated at its own address, the
+  // instruction after it, copied when the probe was registered, is
+  // stepped in the slot, and the CPU goes on at the branch's target or
+  // past the delay slot), or Refused (register_kprobe fails; `why` says
+  // what the kernel checks, or what the model cannot follow).
   struct KprobeRun {
-    enum Kind { InPlace, OutOfLine, Refused } kind = Refused;
+    enum Kind { InPlace, OutOfLine, DelaySlotOutOfLine, Refused } kind = Refused;
     std::string why;
+    // Refused: by the kernel (register_kprobe fails), or by patchcheck,
+    // which cannot follow what the kernel would do.
+    bool byKernel = true;
   };
   virtual KprobeRun kprobeRun(const Unit& insn) const {
     (void)insn;
     return {KprobeRun::Refused, "kprobes are not modelled for this ISA"};
   }
+  // The same, knowing the unit before the probed one where the spec says
+  // what it holds (MIPS refuses a probe in a branch's delay slot).
+  virtual KprobeRun kprobeRunAfter(const Unit& insn, const Unit* previous) const {
+    (void)previous;
+    return kprobeRun(insn);
+  }
+  // Does the trap handler read the trapping word back from memory to tell
+  // whose trap it is? MIPS do_bp decodes the break code from the word at
+  // EPC, after the exception: a word rewritten in between is not taken
+  // for the probe's trap, and the kernel dies on it. Then
+  // probeTrapWord says which words it takes for the probe's.
+  // Why the kprobe handler may skip an instruction it would step out of
+  // line altogether, if it may (MIPS: a flag an earlier branch probe on
+  // the same CPU left set).
+  virtual std::optional<std::string> kprobeMaySkip() const { return std::nullopt; }
+  virtual bool probeTrapRereads() const { return false; }
+  virtual bool probeTrapWord(const Unit& word) const { return isProbeBreakpoint(word); }
 };
 
 }  // namespace patchcheck

@@ -34,17 +34,36 @@ std::variant<Kprobes, Diagnostics> siteKprobes(const SiteInstance& site) {
                                               probed + "': register_kprobe takes only an instruction's first byte"});
         continue;
       }
-      IsaPatching::KprobeRun run = isa.kprobeRun(original->second->assembled);
+      // The word before it, where the spec says what memory holds there
+      // (the probed state's word, or a data unit before F).
+      const auto& words = site.state(probed);
+      const Unit* previous = !spec.byteUnits && unit > 0 ? &words[unit - 1].assembled : nullptr;
+      IsaPatching::KprobeRun run = isa.kprobeRunAfter(original->second->assembled, previous);
       if (isa.isProbeBreakpoint(original->second->assembled))
         run = {IsaPatching::KprobeRun::Refused, "it is the probe breakpoint itself"};
       if (run.kind == IsaPatching::KprobeRun::Refused) {
+        std::string outcome = run.byKernel ? ", so register_kprobe fails and nothing is armed"
+                                           : ", so the spec is refused rather than checked without it";
         errs.push_back({spec.kprobeWhere, "'" + original->second->source + "' cannot be probed: " + run.why +
-                                              ", so register_kprobe fails and nothing is armed (the breakpoint at " +
-                                              where + ")"});
+                                              outcome + " (the breakpoint at " + where + ")"});
         continue;
+      }
+      std::shared_ptr<const UnitImage> delaySlot;
+      if (run.kind == IsaPatching::KprobeRun::DelaySlotOutOfLine) {
+        unsigned next = unit + 1;
+        if (next < spec.siteUnits()) delaySlot = std::make_shared<const UnitImage>(words[next]);
+        else if (next - spec.siteUnits() < site.body().size())
+          delaySlot = std::make_shared<const UnitImage>(site.body()[next - spec.siteUnits()]);
+        if (!delaySlot) {
+          errs.push_back({spec.kprobeWhere, "'" + original->second->source + "' is a branch whose delay slot the "
+                                                "kprobe handler copies from the word after it, which lies outside "
+                                                "the site and its body (the breakpoint at " + where + ")"});
+          continue;
+        }
       }
       Kprobe& k = out[unit];
       k.insn = original->second;
+      k.delaySlot = delaySlot;
       k.run = run.kind;
       k.armedIn.insert(st.name);
     }

@@ -17,6 +17,9 @@ struct Kprobe {
   std::shared_ptr<const UnitImage> insn;  // the probed instruction, at the probe's unit
   IsaPatching::KprobeRun::Kind run = IsaPatching::KprobeRun::InPlace;
   std::set<std::string> armedIn;  // the states that hold the breakpoint there
+  // DelaySlotOutOfLine: the probed state's word after the branch, which
+  // register_kprobe copied into the slot (MIPS arch_prepare_kprobe).
+  std::shared_ptr<const UnitImage> delaySlot;
 };
 
 // By unit. Empty without [model] kprobe. An error for a breakpoint over

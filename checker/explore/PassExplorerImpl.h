@@ -73,9 +73,18 @@ struct Node : Execution {
   std::optional<Location> located;  // a location fork already chosen
   std::optional<Called> called;     // inline: the trampoline this pass ran
   unsigned fetchedAt = 0;           // byte site: the unit the last instruction started at
+  bool fetchedInDelaySlot = false;  // the last instruction was fetched in a delay slot
   // The breakpoint handler runs this instruction at `.first` next.
   std::optional<std::pair<z3::expr, Instruction>> emulate;
   std::string emulatedBy;  // which handler, for the trace (empty: text_poke_bp's int3 handler)
+  // Then this one, at `at`, by `by` (MIPS kprobes: a branch's delay
+  // slot, stepped in the slot after the branch was evaluated in place).
+  struct Emulation {
+    z3::expr at;
+    Instruction instruction;
+    std::string by;
+  };
+  std::optional<Emulation> emulateNext;
   // The kprobe handler stepped the probed instruction out of line: a pc
   // at `.first` (the end of the slot's copy) resumes at `.second`.
   std::optional<std::pair<z3::expr, z3::expr>> resumeFromSlot;
@@ -373,6 +382,10 @@ class Explorer final : public Executor<Node>::Client {
   // unregistered and its data freed.
   bool kprobeHandled(Node& c, const Fault& f);
   std::optional<z3::expr> kprobeSlot_;  // where out-of-line copies lie
+  // MIPS: the trap handler reads the trapping word back; a hazard (and
+  // true) when a write may have changed it to a word it does not take for
+  // the probe's trap.
+  bool rereadHazard(Node& c, unsigned unit);
 
   // ---- one query per distinct path
   void finish(Node& n);

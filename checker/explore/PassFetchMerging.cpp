@@ -38,7 +38,8 @@ bool Explorer::sameTerms(const std::vector<z3::expr>& a, const std::vector<z3::e
 
 bool Explorer::mergeable(const Node& a, const Node& b) {
   if (a.steps != b.steps || a.interrupts != b.interrupts || a.inBody != b.inBody || a.located || b.located ||
-      a.called || b.called || a.emulate || b.emulate || a.resumeFromSlot || b.resumeFromSlot || a.fetchedAt != b.fetchedAt ||
+      a.called || b.called || a.emulate || b.emulate || a.emulateNext || b.emulateNext || a.resumeFromSlot ||
+      b.resumeFromSlot || a.fetchedAt != b.fetchedAt ||
       a.events.size() != b.events.size() || !z3::eq(a.cpu.pc.simplify(), b.cpu.pc.simplify()))
     return false;
   if (a.cpu.slot.has_value() != b.cpu.slot.has_value()) return false;

@@ -163,6 +163,7 @@ void Explorer::settled(Node& n, bool taken) {
 }
 
 std::optional<Instruction> Explorer::fetch(Node& n) {
+  n.fetchedInDelaySlot = n.cpu.inDelaySlot();
   if (n.resumeFromSlot && !n.emulate) {
     // After the copy in the slot, the kprobe handler resumes after the
     // probed instruction (arm64 post_kprobe_handler: the BRK after the
@@ -174,6 +175,11 @@ std::optional<Instruction> Explorer::fetch(Node& n) {
       n.cpu.pc = back;
       n.events.push_back(event::Handler{.pc = back, .by = "the kprobe handler resumes after the probed instruction at "});
     }
+  }
+  if (!n.emulate && n.emulateNext) {
+    n.emulate.emplace(n.emulateNext->at, n.emulateNext->instruction);
+    n.emulatedBy = std::move(n.emulateNext->by);
+    n.emulateNext.reset();
   }
   if (n.emulate) {
     // The breakpoint handler emulates the new instruction where the

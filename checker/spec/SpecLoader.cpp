@@ -830,7 +830,7 @@ class SpecLoader {
       if (auto s = string(*n, "kprobe")) {
         spec_.kprobeWhere = at(*n);
         if (!spec_.target.isa->patching().probeBreakpoint())
-          error(at(*n), "kprobe: patchcheck models kprobes on x86 and arm64, not " +
+          error(at(*n), "kprobe: patchcheck models kprobes on x86, arm64 and MIPS, not " +
                             std::string(spec_.target.isa->family()));
         else if (!spec_.state(*s))
           error(at(*n), "kprobe names the state of the probed instructions: unknown state '" + *s + "'" +

@@ -118,7 +118,7 @@ Diagnostics checkFits(const Spec& spec, const Target& t) {
   if (spec.breakpointWhere.line && t.isa->patching().patchBreakpoint() != std::optional<std::string_view>("int3"))
     errors.push_back({spec.breakpointWhere, "int3_handler applies to x86 sites (text_poke_bp's breakpoint), not " + family});
   if (spec.kprobeWhere.line && !t.isa->patching().probeBreakpoint())
-    errors.push_back({spec.kprobeWhere, "kprobe: patchcheck models kprobes on x86 and arm64, not " + family});
+    errors.push_back({spec.kprobeWhere, "kprobe: patchcheck models kprobes on x86, arm64 and MIPS, not " + family});
   // The steps of the model the target would run: the spec's, else its ISA's default.
   const FetchRules& steps = allowed ? fetch : defaultFetchModel(*t.isa);
   for (const TransitionSpec& tr : spec.transitions)

@@ -8,6 +8,7 @@
 #include "encoder/mips/Assembler.h"
 #include "encoder/mips/Fields.h"
 #include "encoder/mips/InstructionTable.h"
+#include "encoder/mips/Patching.h"
 #include "encoder/mips/Printer.h"
 #include "encoder/mips/SymbolicWord.h"
 
@@ -99,6 +100,13 @@ class MipsIsa final : public patchcheck::IsaPlugin {
   std::vector<AddressRange> defaultRegions(const patchcheck::Target&) const override {
     return {{"kernel-text", 0xffffffff80000000ull, 0xffffffff9fffffffull},
             {"module-text", 0xffffffffc0000000ull, 0xffffffffdfffffffull}};
+  }
+
+  // kprobes' `break 0, 515` and how the kernel runs a probed word
+  // (encoder/mips/Patching.cpp).
+  const IsaPatching& patching() const override {
+    static const auto p = kprobePatching([](const Unit& u) { return wordOf(u).desc; });
+    return *p;
   }
 
   std::string tableText() const override {
