@@ -145,6 +145,12 @@ void runShipped(z3::context& c, const Options& opt, bf::Totals& totals, Tally& t
       tally.count(false);
       continue;
     }
+    // The enumeration runs a break as the fault it is without a kprobe
+    // handler; it has no model of the handler (checker/explore/Kprobes.h).
+    if (!spec->model.kprobe.empty()) {
+      std::cout << "not enumerated: [model] kprobe (the enumeration has no kprobe handler)\n";
+      continue;
+    }
     for (const patchcheck::Target& t : targetsOf(*spec, true))
       compare(c, fs::path(path).filename().string() + " [" + t.str() + "]", *spec, t, opt, totals, tally);
   }
