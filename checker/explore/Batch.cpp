@@ -49,9 +49,11 @@ bool sameStep(const StepSpec& a, const StepSpec& b, unsigned stride) {
   return !a.range || (b.range->first == a.range->first + stride && b.range->second == a.range->second + stride);
 }
 
-bool hasCall(const BehaviourSpec& b) {
+// A `call` returns into the next copy; `enter F` jumps back to the first
+// copy: neither is what one copy alone sees.
+bool leavesForTheBatch(const BehaviourSpec& b, const std::string& function) {
   for (const OutcomeSpec& o : b.alternatives)
-    if (o.kind == OutcomeSpec::Kind::Call) return true;
+    if (o.kind == OutcomeSpec::Kind::Call || o.target == function) return true;
   return false;
 }
 
@@ -67,7 +69,9 @@ std::optional<Batch> batchOf(const Spec& spec, const TransitionSpec& t, const Ta
   const StateSpec* from = spec.state(t.from);
   const StateSpec* to = spec.state(t.to);
   if (!from || !to || !spec.behaviour.count(t.from) || !spec.behaviour.count(t.to)) return std::nullopt;
-  if (hasCall(spec.behaviour.at(t.from)) || hasCall(spec.behaviour.at(t.to)) || (t.allow && hasCall(*t.allow)))
+  const std::string& f = spec.function;
+  if (leavesForTheBatch(spec.behaviour.at(t.from), f) || leavesForTheBatch(spec.behaviour.at(t.to), f) ||
+      (t.allow && leavesForTheBatch(*t.allow, f)))
     return std::nullopt;
   auto fromUnits = lineUnits(spec, *from, target), toUnits = lineUnits(spec, *to, target);
   if (!fromUnits || !toUnits) return std::nullopt;
