@@ -40,8 +40,8 @@ struct Batch {
 // The transition's site as a batch, when it is one of at least two
 // instances and nothing the argument does not cover is in it (data before
 // F, trampolines, kprobes, a `call` or `enter F` in the allowed
-// behaviours, a write to
-// the body). `regionEnd` as BatchInstance's, from the whole site.
+// behaviours, a write to the body). `regionEnd` as BatchInstance's, from
+// the whole site.
 std::optional<Batch> batchOf(const Spec&, const TransitionSpec&, const Target&, int64_t regionEnd);
 
 }  // namespace patchcheck
