@@ -170,7 +170,9 @@ void addCheckCommand(CLI::App& app, int& exitCode) {
                 "run each trampoline's code inside every pass instead of using its proven contract");
   addLimitOptions(*cmd, args->limits);
   cmd->add_option("--max-executions", args->budget.maxExecutions,
-                  "executions one exploration may take before it answers UNKNOWN");
+                  "executions one exploration may take before it answers UNKNOWN (default: 200000, or 200 per unit "
+                  "of a longer site)")
+      ->each([args](const std::string&) { args->budget.executionsScale = false; });
   addFetchChoicesOption(*cmd, args->fetchChoices);
   cmd->add_option("--max-memory", args->budget.maxMemoryMiB, "resident memory (MiB) past which an exploration answers UNKNOWN");
   cmd->add_option("--max-seconds", args->budget.maxSeconds,

@@ -219,7 +219,9 @@ void addGateCommand(CLI::App& app, int& exitCode) {
   cmd->add_flag("--matrix", args->matrix, "every [target] matrix entry, in both endians");
   addLimitOptions(*cmd, args->limits);
   cmd->add_option("--max-executions", args->budget.maxExecutions,
-                  "executions one exploration may take before it answers UNKNOWN");
+                  "executions one exploration may take before it answers UNKNOWN (default: 200000, or 200 per unit "
+                  "of a longer site)")
+      ->each([args](const std::string&) { args->budget.executionsScale = false; });
   addFetchChoicesOption(*cmd, args->fetchChoices);
   cmd->add_option("--max-memory", args->budget.maxMemoryMiB, "resident memory (MiB) past which an exploration answers UNKNOWN");
   cmd->add_option("--max-seconds", args->budget.maxSeconds,

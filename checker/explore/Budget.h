@@ -13,6 +13,11 @@ namespace patchcheck {
 
 struct Budget {
   unsigned maxExecutions = 200000;
+  // Not given on the command line: a site's exploration may make at least
+  // kExecutionsPerUnit executions per unit of its region (a long site is
+  // more work, not a runaway); a given --max-executions is exact.
+  bool executionsScale = true;
+  static constexpr unsigned kExecutionsPerUnit = 200;
   unsigned long maxMemoryMiB = 8192;
   unsigned maxSeconds = 600;
 

@@ -300,6 +300,8 @@ class SpecChecker {
     ps.contracts = &opt_.contracts;
     ps.inlineTrampolines = opt_.inlineTrampolines;
     ps.budget = opt_.budget;
+    if (ps.budget.executionsScale)
+      ps.budget.maxExecutions = std::max(ps.budget.maxExecutions, Budget::kExecutionsPerUnit * regionUnits());
     ps.fetchChoices = opt_.fetchChoices;
     // A pass that runs straight through a long site (a batch of 1024
     // nops) is no loop: the limit is at least twice the region's units.
