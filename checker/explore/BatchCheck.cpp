@@ -19,6 +19,19 @@ std::string provenNote(const Spec& spec, const BatchInstance& b) {
          " (docs/model.md, Batches)";
 }
 
+// Why the whole site is explored after all: the copy could not be made,
+// or it is not SAFE alone.
+std::string notASite(const BatchInstance& b, const Diagnostics& e) {
+  return "batch of " + shapeOf(b) + ": one instance alone is not a site (" + e.front().message +
+         "); the whole site explored";
+}
+
+std::string notSafeAlone(const BatchInstance& b, Verdict v, const std::string& unknownReason) {
+  return "batch of " + shapeOf(b) + ": one instance is " +
+         (v == Verdict::Unsafe ? std::string("UNSAFE alone") : "UNKNOWN alone: " + unknownReason) +
+         "; the whole site explored";
+}
+
 }  // namespace
 
 BatchStateAttempt proveBatchState(const SiteInstance& site, const StateSpec& st, const CheckOptions& opt) {
@@ -31,15 +44,12 @@ BatchStateAttempt proveBatchState(const SiteInstance& site, const StateSpec& st,
   const BatchInstance& b = batch->instance;
   auto one = SiteInstance::make(batch->segment, site.target(), site.ctx(), opt.limits.timeoutMs, nullptr, &b);
   if (auto* e = std::get_if<Diagnostics>(&one)) {
-    out.note = "batch of " + shapeOf(b) + ": one instance alone is not a site (" + e->front().message +
-               "); the whole site explored";
+    out.note = notASite(b, *e);
     return out;
   }
   StateResult r = SiteChecker(std::get<SiteInstance>(one), opt).state(*batch->segment.state(st.name));
   if (r.verdict != Verdict::Safe) {
-    out.note = "batch of " + shapeOf(b) + ": one instance is " +
-               (r.verdict == Verdict::Unsafe ? std::string("UNSAFE alone") : "UNKNOWN alone: " + r.unknownReason) +
-               "; the whole site explored";
+    out.note = notSafeAlone(b, r.verdict, r.unknownReason);
     return out;
   }
   r.expect = spec.stateExpect.count(st.name) ? std::optional(spec.stateExpect.at(st.name)) : std::nullopt;
@@ -54,20 +64,19 @@ BatchAttempt proveBatch(const SiteInstance& site, const TransitionSpec& t, const
   auto batch = batchOf(spec, t, site.target(), site.regionEnd());
   if (!batch) return out;
   const BatchInstance& b = batch->instance;
-  std::string shape = shapeOf(b);
   auto one = SiteInstance::make(batch->segment, site.target(), site.ctx(), opt.limits.timeoutMs, nullptr, &b);
   if (auto* e = std::get_if<Diagnostics>(&one)) {
-    out.note = "batch of " + shape + ": one instance alone is not a site (" + e->front().message +
-               "); the whole site explored";
+    out.note = notASite(b, *e);
     return out;
   }
   auto r = SiteChecker(std::get<SiteInstance>(one), opt).transition(batch->segment.transitions.front());
   auto* result = std::get_if<TransitionResult>(&r);
-  if (!result || result->verdict != Verdict::Safe) {
-    std::string why = !result                                    ? "an input error"
-                      : result->verdict == Verdict::Unsafe ? "UNSAFE alone"
-                                                           : "UNKNOWN alone: " + result->unknownReason;
-    out.note = "batch of " + shape + ": one instance is " + why + "; the whole site explored";
+  if (!result) {
+    out.note = "batch of " + shapeOf(b) + ": one instance is an input error; the whole site explored";
+    return out;
+  }
+  if (result->verdict != Verdict::Safe) {
+    out.note = notSafeAlone(b, result->verdict, result->unknownReason);
     return out;
   }
   TransitionResult proven = *result;
