@@ -91,9 +91,18 @@ class IsaPlugin {
   // The alignment every instruction address has (MIPS, arm64: 4): the
   // smallest `align` a code symbol may have, and its default.
   virtual unsigned codeAlignment() const { return 4; }
+  // The smallest alignment an instruction of `t` may have (RISC-V with C:
+  // 2); a byte site's symbols may be aligned to it. Word sites keep
+  // codeAlignment, their unit being one aligned fetch.
+  virtual unsigned minimumCodeAlignment(const Target&) const { return codeAlignment(); }
   // The length of a site's patch unit, the bytes a writer replaces at
   // once (MIPS: one 4-byte instruction word).
   virtual unsigned patchUnitBytes(const Target&) const = 0;
+  // May a spec count a site of `t` in bytes ([site] bytes = N), each byte
+  // a unit and instructions decoded from them as fetched? Always when the
+  // patch unit is a byte (x86); RISC-V with C, whose 2- and 4-byte
+  // instructions share 4-byte fetch chunks.
+  virtual bool byteSites(const Target& t) const { return patchUnitBytes(t) == 1; }
   // Where the kernel's code lies when a spec does not say: at least
   // "kernel-text" and "module-text" (a spec's [regions] override them).
   virtual std::vector<AddressRange> defaultRegions(const Target&) const = 0;

@@ -64,7 +64,7 @@ std::optional<Batch> batchOf(const Spec& spec, const TransitionSpec& t, const Ta
   // calls that return into the next instance, a trampoline or a probe
   // handler that could tell the instances apart.
   if (!spec.before.empty() || !spec.trampolines.empty() || !spec.trampolineObjects.empty() ||
-      !spec.model.kprobe.empty() || t.when == When::Boot)
+      !spec.model.kprobe.empty() || t.when == When::Boot || t.when == When::Early)
     return std::nullopt;
   const StateSpec* from = spec.state(t.from);
   const StateSpec* to = spec.state(t.to);
@@ -121,7 +121,7 @@ std::optional<Batch> batchOf(const Spec& spec, const TransitionSpec& t, const Ta
   // A symbol near F is near every instance, by the batch's length more:
   // the assembler then picks the short form the whole site has (rel8 for
   // a 2-byte jump label), and the copy assumes no more than the batch.
-  uint64_t span = uint64_t(stride) * (k - 1) * target.isa->patchUnitBytes(target);
+  uint64_t span = uint64_t(stride) * (k - 1) * spec.unitBytes(target);
   for (SymbolSpec& sym : seg.symbols)
     if (sym.near == spec.function) sym.near = seg.function, sym.within += span;
   seg.states.clear();
@@ -136,7 +136,7 @@ std::optional<Batch> batchOf(const Spec& spec, const TransitionSpec& t, const Ta
   one.steps.clear();
   for (size_t i : seen[0]) one.steps.push_back(t.steps[i]);
   seg.transitions = {one};
-  out.instance.stride = uint64_t(stride) * target.isa->patchUnitBytes(target);
+  out.instance.stride = uint64_t(stride) * spec.unitBytes(target);
   return out;
 }
 

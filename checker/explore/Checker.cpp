@@ -5,6 +5,7 @@
 #include <set>
 
 #include "checker/explore/Breakpoints.h"
+#include "checker/explore/FetchChunks.h"
 #include "checker/explore/Kprobes.h"
 #include "checker/explore/PassExplorer.h"
 #include "checker/explore/SiteInstance.h"
@@ -202,13 +203,22 @@ class SpecChecker {
     unsigned states = r.counts.intermediateStates;
     r.counts = Counts{};
     r.counts.intermediateStates = states;
-    for (const LineSplit& split : lineSplits()) {
+    std::vector<std::pair<LineSplit, ChunkSplit>> splits;
+    for (const LineSplit& lines : lineSplits())
+      for (const ChunkSplit& chunks : chunkSplits(spec_, tl)) splits.push_back({lines, chunks});
+    for (const auto& [split, chunks] : splits) {
       FetchModel fm(tl, spec_.model, t.when, split.lines);
       PassSetup ps = setup(tl, fm, allowed);
       ps.kprobeLife = kprobeLife(probes(), t.from, t.to);
       ps.versions = versions;
       ps.versionNames = names;
+      ps.fetchedWithPrevious = chunks.withPrevious;
       if (!split.when.is_true()) ps.assumptions.push_back(split.when);
+      if (chunks.residue) {
+        uint64_t chunk = spec_.model.fetch->atomicFetchBytes();
+        ps.assumptions.push_back((site_.symbol(spec_.function) & c_.bv_val(chunk - 1, 64)) ==
+                                 c_.bv_val(*chunks.residue, 64));
+      }
       PassOutcome out = explorePasses(ps, prover_);
       r.counts.executions += out.counts.executions;
       r.counts.paths += out.counts.paths;
@@ -269,7 +279,7 @@ class SpecChecker {
     const SymbolSpec* f = spec_.symbol(spec_.function);
     if (!spec_.model.fetch->lineGrained()) return {{{}, c_.bool_val(true)}};
     if (f && f->value) return {{layout.cacheLines(*f->value, unsigned(bytes)), c_.bool_val(true)}};
-    uint64_t unit = site_.target().isa->patchUnitBytes(site_.target());
+    uint64_t unit = spec_.unitBytes(site_.target());
     uint64_t align = f ? std::max<uint64_t>(f->align, unit) : unit;
     if (align % bytes == 0) return {{layout.cacheLines(0, unsigned(bytes)), c_.bool_val(true)}};
     z3::expr fTerm = site_.symbol(spec_.function);

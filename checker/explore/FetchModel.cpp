@@ -8,10 +8,15 @@ namespace patchcheck {
 // The floors are the model's (Arm: what the cache maintenance left; x86:
 // what the last sync_core serialised); models without one have none.
 FetchModel::FetchModel(const Timeline& tl, const ModelSpec& m, When w, std::vector<unsigned> lines)
-    : tl_(tl), model_(m), when_(w), lines_(std::move(lines)), floors_(m.fetch->floors(tl, m)) {}
+    : tl_(tl),
+      model_(m),
+      when_(w),
+      lines_(std::move(lines)),
+      floors_(w == When::Early ? m.fetch->ownFloors(tl, m) : m.fetch->floors(tl, m)) {}
 
 bool FetchModel::interruptsAnywhere() const {
   if (when_ == When::StopMachine) return model_.preemption;
+  if (when_ == When::Early) return false;  // the writer's own CPU: nothing moves it
   return rules().migrationSeesOlderLines() && model_.preemption;
 }
 
@@ -21,7 +26,7 @@ bool FetchModel::interruptsAnywhere() const {
 // invalidate I-cache lines).
 Observer FetchModel::atTime(unsigned time, unsigned limit) const {
   Observer o{time, limit, std::vector<bool>(tl_.writes.size(), false)};
-  FetchRules::Forced by = rules().forcedBy(when_ == When::Live);
+  FetchRules::Forced by = rules().forcedBy(when_ == When::Live || when_ == When::Early);
   unsigned forced = by == FetchRules::Forced::Done ? unsigned(std::count_if(tl_.writes.begin(), tl_.writes.end(),
                                                                             [&](const Write& w) { return w.step < time; }))
                     : by == FetchRules::Forced::Completed ? tl_.completedWrites(time)
@@ -35,6 +40,14 @@ std::vector<Observer> FetchModel::starts() const {
   unsigned end = tl_.stepCount;
   if (when_ == When::Boot) return {atTime(end, end)};
   if (when_ == When::StopMachine) return {atTime(0, 0), atTime(end, end)};
+  if (when_ == When::Early) {
+    // The writer itself runs the site before its steps, where a `run`
+    // says, and after them: its time stands still for the pass.
+    std::vector<Observer> out{atTime(0, 0)};
+    for (unsigned r : tl_.runSteps) out.push_back(atTime(r + 1, r + 1));
+    out.push_back(atTime(end, end));
+    return out;
+  }
   std::vector<Observer> out{atTime(0, tl_.nextWait(0))};
   for (unsigned w : tl_.waitSteps) out.push_back(atTime(w + 1, tl_.nextWait(w + 1)));
   return out;
@@ -147,6 +160,7 @@ std::vector<unsigned> FetchModel::racingVersions(const Observer& o, unsigned uni
 }
 
 std::optional<Observer> FetchModel::interrupt(const Observer& o) const {
+  if (when_ == When::Early) return std::nullopt;  // no other CPU to resume on
   if (when_ == When::StopMachine && model_.preemption && o.time != tl_.stepCount) {
     // A task preempted inside the site resumes after the steps.
     return atTime(tl_.stepCount, tl_.stepCount);

@@ -125,6 +125,10 @@ void Explorer::extend(Partial&& p, unsigned first, std::vector<Partial>& work) {
     return;
   }
   std::vector<Group> groups = groupsOf(p.node.observers, u, false);
+  // One fetch of an aligned chunk (RISC-V Ziccif): this byte is the same
+  // store's as the byte before it.
+  if (!p.version.empty() && u < s_.fetchedWithPrevious.size() && s_.fetchedWithPrevious[u])
+    std::erase_if(groups, [&](const Group& g) { return g.versions.front() != p.version.back(); });
   for (size_t way = 0; way < groups.size(); ++way) {
     Group& g = groups[way];
     // The last way takes the partial itself: a copy costs the pass's

@@ -60,6 +60,12 @@ struct PassSetup {
   // torn instruction, a resume in the middle of a new one): a hazard. Empty
   // on word sites.
   std::set<unsigned> instructionStarts;
+  // A byte site's units fetched with the unit before them when both are in
+  // one instruction: the two lie in one aligned chunk the model fetches
+  // atomically (FetchRules::atomicFetchBytes, F's alignment known) and
+  // every step that writes one writes the other, so the k-th version of
+  // each is the same store. Empty (none) elsewhere.
+  std::vector<bool> fetchedWithPrevious;
   // The handler's vector stays published after the last step: the steps
   // are a prefix of the transition (synthesis), or the versions one moment
   // in its middle (a graph's intermediate state). Otherwise a breakpoint

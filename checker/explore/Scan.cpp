@@ -435,7 +435,7 @@ std::variant<ObjectScan, std::string> scanObject(const ElfObject& elf, const std
     }
     s.before = spec->beforeBytes();
     s.fAt = assemblyOptions(*spec, s.target, spec->entryUnit()).base.addend;
-    s.code = spec->words * spec->target.isa->patchUnitBytes(spec->target);
+    s.code = spec->words * spec->unitBytes(spec->target);
     const StateSpec* compiled = spec->state(s.scan.compiled);
     if (!compiled) return spec->path + ": error: [scan] compiled names no state";
     std::vector<const StateSpec*> order{compiled};

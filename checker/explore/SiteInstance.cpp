@@ -38,7 +38,14 @@ UnitImage byteOf(const std::shared_ptr<const UnitImage>& whole, unsigned k, cons
   z3::expr term = whole->byteTerm(k, t);
   SymbolicUnit s{term, {}, {}, 0, 0};
   uint64_t v = 0;
-  if (term.is_numeral() && term.is_numeral_u64(v)) s.knownBits = v, s.knownMask = 0xff;
+  if (term.is_numeral() && term.is_numeral_u64(v)) {
+    s.knownBits = v, s.knownMask = 0xff;
+  } else if (shift < 64) {
+    // The bits no placement changes (a RISC-V auipc's rd shares byte 1
+    // with its immediate): what decoding reads.
+    s.knownMask = (whole->symbolic.knownMask >> shift) & 0xff;
+    s.knownBits = (whole->symbolic.knownBits >> shift) & s.knownMask;
+  }
   // The encoding's conditions belong to the instruction, once.
   if (k == 0) s.conditions = whole->symbolic.conditions, s.reasons = whole->symbolic.reasons;
   UnitImage w{b, s, whole->source, nullptr, 0};
@@ -109,10 +116,12 @@ std::variant<SiteInstance, Diagnostics> SiteInstance::make(const Spec& spec, con
       SourceLocation at = sym ? sym->where : spec.functionWhere;
       std::string range = "[" + hex(r->lo) + ", " + hex(r->hi) + "]";
       uint64_t align = sym ? sym->align : t.isa->codeAlignment();
-      // A target other than the spec's own (--isa) may need more.
-      if (align < t.isa->codeAlignment()) {
+      // A target other than the spec's own (--isa) may need more; a byte
+      // site may hold 2-byte aligned code (RISC-V with C).
+      uint64_t least = spec.byteUnits ? t.isa->minimumCodeAlignment(t) : t.isa->codeAlignment();
+      if (align < least) {
         errs.push_back({at, "symbol '" + n + "' is aligned to " + std::to_string(align) + " bytes, but every " +
-                                t.str() + " instruction is aligned to " + std::to_string(t.isa->codeAlignment())});
+                                t.str() + " instruction is aligned to " + std::to_string(least)});
         continue;
       }
       PlacementFacts placed = placementFacts(term, n, signExtendedValue(r->lo, t),
@@ -158,7 +167,7 @@ std::variant<SiteInstance, Diagnostics> SiteInstance::make(const Spec& spec, con
   // declared body, or the body word right after them; a `call T + k`
   // makes T's first k + 4 bytes T's own as well.
   std::map<std::string, uint64_t> extent;
-  const uint64_t unit = t.isa->patchUnitBytes(t);
+  const uint64_t unit = spec.byteUnits ? t.isa->minimumCodeAlignment(t) : t.isa->patchUnitBytes(t);
   auto entries = [&](const BehaviourSpec& b) {
     for (const OutcomeSpec& o : b.alternatives) extent[o.target] = std::max(extent[o.target], o.offset + unit);
   };

@@ -8,13 +8,14 @@ Timeline Timeline::of(const TransitionSpec& t, unsigned siteUnitCount) {
   Timeline tl;
   tl.stepCount = unsigned(t.steps.size());
   tl.byUnit.resize(siteUnitCount);
-  unsigned syncs = 0, flushes = 0;
+  unsigned syncs = 0, flushes = 0, range = 0;
   for (unsigned i = 0; i < t.steps.size(); ++i) {
     const StepSpec& s = t.steps[i];
+    if (!s.continuesRange()) range = i;
     switch (s.kind) {
       case StepSpec::Kind::Write: {
         if (s.index >= siteUnitCount) tl.byUnit.resize(s.index + 1);
-        Write w{i, s.index, unsigned(tl.byUnit[s.index].size()) + 1, syncs, flushes};
+        Write w{i, s.index, unsigned(tl.byUnit[s.index].size()) + 1, syncs, flushes, range};
         tl.byUnit[s.index].push_back(unsigned(tl.writes.size()));
         tl.writes.push_back(w);
         break;
@@ -25,6 +26,7 @@ Timeline Timeline::of(const TransitionSpec& t, unsigned siteUnitCount) {
         tl.flushSteps.push_back(i);
         break;
       case StepSpec::Kind::Wait: tl.waitSteps.push_back(i); break;
+      case StepSpec::Kind::Run: tl.runSteps.push_back(i); break;
       case StepSpec::Kind::Dsb:
         ++syncs;  // orders the stores around it, as sync does
         tl.dsbSteps.push_back(i);

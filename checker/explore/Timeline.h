@@ -15,6 +15,7 @@ struct Write {
   unsigned version = 0;  // version of that unit this write creates (>= 1)
   unsigned syncGroup = 0;   // barriers (sync or flush) before it
   unsigned flushGroup = 0;  // flushes before it
+  unsigned range = 0;       // the step that began its `write I..J` (its own step otherwise)
 };
 
 // An arm64 cache-maintenance or synchronisation step (dc cvau, dsb, ic
@@ -33,6 +34,7 @@ struct Timeline {
   std::vector<std::vector<unsigned>> byUnit;  // unit -> indexes into writes, in order
   std::vector<unsigned> flushSteps;           // step indexes of flushes
   std::vector<unsigned> waitSteps;            // step indexes of waits
+  std::vector<unsigned> runSteps;             // step indexes of runs (when = "early")
   std::vector<unsigned> dsbSteps;             // step indexes of dsb (arm64)
 
   static Timeline of(const TransitionSpec&, unsigned siteUnitCount);

@@ -48,8 +48,11 @@ inline constexpr std::string_view kStepUsage =
 // fetches see every store already visible to it (Zifencei); a store is
 // visible to a hart the writer asks to run FENCE.I only when a data fence
 // ordered it before the request: `fence w,o` before `ipi`, or the one
-// inside flush_icache_all. A local fence.i raises no other hart's floor.
-inline std::vector<std::vector<unsigned>> remoteFenceFloors(const Timeline& tl) {
+// inside flush_icache_all. A local fence.i raises no other hart's floor;
+// `own`: the floors of the writer's own hart, which its fence.i raises for
+// every store before it (Zifencei: FENCE.I orders the hart's own stores
+// before its later fetches).
+inline std::vector<std::vector<unsigned>> remoteFenceFloors(const Timeline& tl, bool own = false) {
   std::vector<std::vector<unsigned>> out;
   std::vector<unsigned> floor(tl.byUnit.size(), 0);
   out.push_back(floor);
@@ -63,6 +66,7 @@ inline std::vector<std::vector<unsigned>> remoteFenceFloors(const Timeline& tl) 
     for (; next < tl.maintenance.size() && tl.maintenance[next].step == p; ++next) {
       if (tl.maintenance[next].kind == StepKind::OutputFence) fenced = p;
       if (tl.maintenance[next].kind == StepKind::Ipi) raise(fenced);
+      if (own && tl.maintenance[next].kind == StepKind::LocalFence) raise(p);
     }
     if (std::find(tl.flushSteps.begin(), tl.flushSteps.end(), p) != tl.flushSteps.end()) {
       fenced = p;

@@ -33,6 +33,9 @@ class ZiccidRules final : public FetchRules {
   std::string publishingSteps(const ModelSpec&, const std::string& i) const override {
     return "`write " + i + "`";  // the write itself: Ziccid's eventuality
   }
+  // Ziccif: aligned fetches of up to min(ILEN, XLEN) bits are atomic, in
+  // chunks of M = 4 bytes (32-bit ILEN).
+  unsigned atomicFetchBytes() const override { return 4; }
   std::string synchronisingSteps() const override { return "`flush_icache_all` or `ipi`"; }
 };
 

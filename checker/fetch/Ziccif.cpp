@@ -35,9 +35,15 @@ class ZiccifRules final : public FetchRules {
   std::string publishingSteps(const ModelSpec&, const std::string&) const override {
     return "`flush_icache_all` (or `fence w,o`, `ipi`)";
   }
+  // Ziccif: aligned fetches of up to min(ILEN, XLEN) bits are atomic, in
+  // chunks of M = 4 bytes (32-bit ILEN).
+  unsigned atomicFetchBytes() const override { return 4; }
   std::string synchronisingSteps() const override { return "`flush_icache_all` or `ipi`"; }
   std::vector<std::vector<unsigned>> floors(const Timeline& tl, const ModelSpec&) const override {
     return riscv::remoteFenceFloors(tl);
+  }
+  std::vector<std::vector<unsigned>> ownFloors(const Timeline& tl, const ModelSpec&) const override {
+    return riscv::remoteFenceFloors(tl, true);
   }
 };
 

@@ -131,7 +131,13 @@ std::variant<json, Diagnostics> byteSiteSteps(const Spec& spec, const Transition
         break;
       }
       // A byte site's serialisation (the loader's sync_core).
-      case StepSpec::Kind::Flush: out.push_back({{"op", "sync_core"}}); break;
+      case StepSpec::Kind::Flush:
+        // The header's step codes are text_poke_bp's (x86).
+        if (spec.model.fetch && spec.model.fetch->fullBarrier() != "sync_core")
+          return Diagnostics{{s.where, "'" + s.text + "': a byte site's patch table has x86's steps only "
+                                                      "(write, sync_core, wait); this step has no form there"}};
+        out.push_back({{"op", "sync_core"}});
+        break;
       case StepSpec::Kind::Wait: out.push_back({{"op", "wait"}}); break;
       default:
         return Diagnostics{{s.where, "'" + s.text + "': a byte site's patch table has no form for this step"}};

@@ -103,6 +103,7 @@ std::variant<nlohmann::json, Diagnostics> unitSiteSteps(const Spec& spec, const 
       case StepSpec::Kind::Ipi: out.push_back({{"op", "ipi"}}); break;
       case StepSpec::Kind::OutputFence: out.push_back({{"op", "fence w,o"}}); break;
       case StepSpec::Kind::LocalFence: out.push_back({{"op", "fence.i"}}); break;
+      case StepSpec::Kind::Run: break;  // the site's own code, not a patching step
     }
   }
   return out;
@@ -113,6 +114,7 @@ const char* whenName(When w) {
     case When::Live: return "live";
     case When::StopMachine: return "stop_machine";
     case When::Boot: return "boot";
+    case When::Early: return "early";
   }
   return "?";
 }

@@ -23,8 +23,9 @@ struct Timeline;
 // an interrupt on every CPU). OutputFence orders the writer's earlier
 // stores before its later device output (the IPI) and nothing else (RISC-V
 // fence w,o); LocalFence orders them before its own later fetches only
-// (RISC-V fence.i): docs/model.md "The RISC-V fetch models".
-enum class StepKind { Write, Sync, Flush, Wait, DcCvau, Dsb, IcIvau, Isb, Ipi, OutputFence, LocalFence };
+// (RISC-V fence.i): docs/model.md "The RISC-V fetch models". Run: under
+// `when = "early"`, the writer's CPU may run the site here.
+enum class StepKind { Write, Sync, Flush, Wait, DcCvau, Dsb, IcIvau, Isb, Ipi, OutputFence, LocalFence, Run };
 
 class FetchRules {
  public:
@@ -88,6 +89,12 @@ class FetchRules {
   // of the writer's steps, [time][unit]; empty when the model has no floor
   // (then it must be coherent).
   virtual std::vector<std::vector<unsigned>> floors(const Timeline&, const ModelSpec&) const { return {}; }
+  // The same for the writer's own CPU (`when = "early"`): its own
+  // synchronisation may raise them further (RISC-V: a local fence.i). The
+  // default, the floors any CPU has, allows at least as much.
+  virtual std::vector<std::vector<unsigned>> ownFloors(const Timeline& tl, const ModelSpec& m) const {
+    return floors(tl, m);
+  }
   // Are the bytes of one instruction fetched between two serialisations of
   // its CPU, so none predates the floor at the observer's time nor
   // postdates that time (x86)?
@@ -128,6 +135,12 @@ class FetchRules {
   // Do the writes between two full barriers land in any order and subset,
   // so synthesis tries each group in one order only (x86)?
   virtual bool unorderedWithinGroup() const { return false; }
+
+  // ---- byte sites
+  // The naturally aligned chunk one instruction fetch reads atomically: the
+  // bytes of one instruction inside one chunk come from one fetch. 1: every
+  // byte its own choice (x86). RISC-V Ziccif: M = 4 bytes.
+  virtual unsigned atomicFetchBytes() const { return 1; }
 
  protected:
   FetchRules() = default;

@@ -1,6 +1,7 @@
 // The site region's units as a spec names them (Spec.h): data units before
 // F, the words from F's entry, then the body's words.
 #include "checker/spec/Spec.h"
+#include "encoder/Isa.h"
 
 namespace patchcheck {
 
@@ -9,6 +10,8 @@ unsigned Spec::beforeBytes() const {
   for (const DataUnitSpec& u : before) n += u.bytes;
   return n;
 }
+
+unsigned Spec::unitBytes(const Target& t) const { return byteUnits ? 1 : t.isa->patchUnitBytes(t); }
 
 std::optional<unsigned> Spec::unitIndex(long long i) const {
   long long u = i + (long long)entryUnit();

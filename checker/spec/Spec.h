@@ -117,7 +117,9 @@ struct StepSpec {
   std::string verb() const;
 };
 
-enum class When { Live, StopMachine, Boot };
+// Early: the writer's own CPU is the only one running (early boot, before
+// the other CPUs start); it may run the site between two of its steps.
+enum class When { Live, StopMachine, Boot, Early };
 // What a transition promises once its steps are done (docs/model.md
 // "Publication"): every CPU eventually fetches `to`; or, Synchronised,
 // every CPU has also passed a context synchronisation after that, before
@@ -196,8 +198,8 @@ struct Spec {
 
   std::string function = "F";
   unsigned words = 0;                 // patch units from F's entry (instruction words; x86: bytes)
-  // The ISA patches single bytes (x86): [site] bytes = N, and a state is a
-  // list of instructions whose lengths add up to N.
+  // The site counts bytes ([site] bytes = N: x86, RISC-V with C), and a
+  // state is a list of instructions whose lengths add up to N.
   bool byteUnits = false;
   std::vector<DataUnitSpec> before;   // data units before F, in address order, ending at F
   std::vector<UnitSpec> body;         // F's first real instructions
@@ -244,6 +246,9 @@ struct Spec {
   unsigned bodyUnits() const { return byteUnits ? bodyBytes : unsigned(body.size()); }
   unsigned regionUnits() const { return siteUnits() + bodyUnits(); }
   unsigned beforeBytes() const;
+  // The bytes of one unit from F on: 1 on a byte site, else the target's
+  // patch unit.
+  unsigned unitBytes(const Target& t) const;
   // Region index of `write I` (I from F's entry, negative before F), if any.
   std::optional<unsigned> unitIndex(long long i) const;
   // `write I`'s I for region index u: its inverse.

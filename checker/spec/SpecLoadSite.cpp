@@ -101,7 +101,15 @@ void SpecLoader::matrixEntry(const toml::node& n) {
 }
 
 void SpecLoader::loadSite(const toml::table& t) {
-  spec_.byteUnits = spec_.target.isa->patchUnitBytes(spec_.target) == 1;
+  // x86 counts bytes; RISC-V with C may count either (a byte site when
+  // compressed code is in it).
+  spec_.byteUnits = spec_.target.isa->patchUnitBytes(spec_.target) == 1 ||
+                    (spec_.target.isa->byteSites(spec_.target) && t.get("bytes") && !t.get("words"));
+  minAlign_ = codeAlign_;
+  if (spec_.byteUnits) {
+    minAlign_ = spec_.target.isa->minimumCodeAlignment(spec_.target);
+    for (const Target& m : spec_.matrix) minAlign_ = std::max<uint64_t>(minAlign_, m.isa->minimumCodeAlignment(m));
+  }
   onlyKeys(t, {"function", "words", "bytes", "before", "body", "allow_unpredictable", "allow_effects", "entered_by"}, "in [site]");
   spec_.functionWhere = at(t);
   if (const toml::node* n = t.get("function")) {
@@ -115,9 +123,13 @@ void SpecLoader::loadSite(const toml::table& t) {
   const char* count = spec_.byteUnits ? "bytes" : "words";
   const char* other = spec_.byteUnits ? "words" : "bytes";
   std::string isa(spec_.target.isa->family());
+  bool either = spec_.target.isa->byteSites(spec_.target) && spec_.target.isa->patchUnitBytes(spec_.target) != 1;
   if (const toml::node* n = t.get(other))
-    error(at(*n), spec_.byteUnits ? "an " + isa + " site is a byte range: [site] bytes = N, not words"
-                                  : "[site] bytes is for byte-patched ISAs (x86); " + isa + " sites count words");
+    error(at(*n), either ? "[site] has both words and bytes: a " + spec_.target.str() +
+                               " site counts words (4-byte units) or bytes (compressed code in it), not both"
+                  : spec_.byteUnits ? "an " + isa + " site is a byte range: [site] bytes = N, not words"
+                                    : "[site] bytes is for byte-patched ISAs (x86, RISC-V with C); " +
+                                          spec_.target.str() + " sites count words");
   if (const toml::node* n = t.get(count)) {
     spec_.unitsWhere = at(*n);
     if (auto w = integer(*n, count)) {
@@ -206,10 +218,11 @@ void SpecLoader::loadSymbols(const toml::table& t) {
     }
     if (const toml::node* n = fields->get("align")) {
       auto a = integer(*n, "align");
-      if (a && (*a < int64_t(codeAlign_) || !isPowerOfTwo(uint64_t(*a)))) {
-        error(at(*n), "align must be a power of two >= " + std::to_string(codeAlign_) + ", not " +
+      if (a && (*a < int64_t(minAlign_) || !isPowerOfTwo(uint64_t(*a)))) {
+        error(at(*n), "align must be a power of two >= " + std::to_string(minAlign_) + ", not " +
                           std::to_string(*a) + " (every " + spec_.target.str() + " instruction is aligned to " +
-                          std::to_string(codeAlign_) + ")");
+                          std::to_string(minAlign_) + (minAlign_ > spec_.target.isa->minimumCodeAlignment(spec_.target)
+                                                           ? " on a site counted in words)" : ")"));
         ok = false;
       } else if (a) {
         s.align = uint64_t(*a);

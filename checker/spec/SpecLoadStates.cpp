@@ -97,7 +97,7 @@ void SpecLoader::loadScan(const toml::table& t) {
   }
   if (const toml::node* n = t.get("ip")) {
     if (auto v = integer(*n, "[scan] ip")) {
-      long long unit = spec_.target.isa->patchUnitBytes(spec_.target);
+      long long unit = spec_.unitBytes(spec_.target);
       long long lo = -(long long)spec_.beforeBytes(), hi = (long long)spec_.words * unit;
       if (*v < lo || *v >= hi)
         error(at(*n), "[scan] ip = " + std::to_string(*v) + " lies outside the site (bytes " + std::to_string(lo) +

@@ -17,7 +17,7 @@
 namespace patchcheck::specloader {
 namespace {
 
-const NameTable<When> kWhens{{"live", When::Live}, {"stop_machine", When::StopMachine}, {"boot", When::Boot}};
+const NameTable<When> kWhens{{"live", When::Live}, {"stop_machine", When::StopMachine}, {"boot", When::Boot}, {"early", When::Early}};
 const NameTable<Publish> kPublish{{"eventually", Publish::Eventually}, {"synchronised", Publish::Synchronised}};
 const NameTable<StepSpec::Kind> kSteps{{"write", StepSpec::Kind::Write},
                                        {"sync", StepSpec::Kind::Sync},
@@ -29,7 +29,8 @@ const NameTable<StepSpec::Kind> kSteps{{"write", StepSpec::Kind::Write},
                                        {"dmb", StepSpec::Kind::Sync},
                                        {"ic", StepSpec::Kind::IcIvau},
                                        {"isb", StepSpec::Kind::Isb},
-                                       {"ipi", StepSpec::Kind::Ipi}};
+                                       {"ipi", StepSpec::Kind::Ipi},
+                                       {"run", StepSpec::Kind::Run}};
 // The option each arm64 step verb takes (dc cvau I, dsb ish, ...), and
 // which verbs take a unit index after it.
 const std::map<std::string, std::vector<std::string>> kStepOptions{
@@ -113,6 +114,17 @@ void SpecLoader::loadTransition(const toml::table& t) {
   } else {
     error(at(t), "[[transition]] needs `steps = [...]`");
   }
+  bool runs = false;
+  for (const StepSpec& s : tr.steps)
+    if (s.kind == StepSpec::Kind::Run) {
+      runs = true;
+      if (tr.when != When::Early)
+        error(s.where, "'run' (the writer's own CPU runs the site here) needs when = \"early\": under other "
+                       "'when' any CPU may run the site at any time");
+    }
+  if (tr.when == When::Early && !runs && !tr.steps.empty())
+    error(at(t), "when = \"early\" needs a 'run' step: where the writer's own CPU may run the site "
+                 "(it also runs it before the first step and after the last)");
   spec_.transitions.push_back(std::move(tr));
 }
 
@@ -166,6 +178,15 @@ std::optional<StepSpec> SpecLoader::stepOf(const std::string& text, SourceLocati
     known.emplace_back(own.spelling);
   }
   auto kind = lookup(kSteps, verb);
+  // `run` is the writer's own CPU running the site, under every model
+  // (loadTransition holds it to when = "early").
+  if (kind == StepSpec::Kind::Run) {
+    s.kind = *kind;
+    skipSpace();
+    if (i == text.size()) return s;
+    error(where(i), "'run' takes nothing after it; " + usage);
+    return std::nullopt;
+  }
   if (!kind || !fetch.takesStep(verb)) {
     std::string got = verb.empty() ? text.substr(verbAt) : verb;
     bool own = fetch.takesStep(verb) && !verb.empty();  // its own verb, spelled otherwise ("fence w,x")

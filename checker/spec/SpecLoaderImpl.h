@@ -79,6 +79,9 @@ class SpecLoader {
   // The alignment every target's instructions have (IsaPlugin::codeAlignment):
   // the smallest `align` and the default.
   uint64_t codeAlign_ = 4;  // a [site] before entry was bad: states cannot be counted
+  // The smallest `align`: codeAlign_, or on a byte site every target's
+  // IsaPlugin::minimumCodeAlignment (RISC-V with C: 2).
+  uint64_t minAlign_ = 4;
   std::vector<std::string> regionNames_{"kernel-text", "module-text"};
 
   // ---- positions and errors (SpecLoader.cpp)

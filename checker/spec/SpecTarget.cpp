@@ -96,7 +96,7 @@ Diagnostics checkFits(const Spec& spec, const Target& t) {
   std::string family(t.isa->family());
   SourceLocation top{spec.path, 1, 1};
   auto here = [&](const SourceLocation& at) { return at.line ? at : top; };
-  bool bytes = t.isa->patchUnitBytes(t) == 1;
+  bool bytes = spec.byteUnits ? t.isa->byteSites(t) : t.isa->patchUnitBytes(t) == 1;
   std::string written(spec.target.variantName());
   if (bytes != spec.byteUnits)
     errors.push_back({here(spec.unitsWhere), spec.byteUnits ? "[site] bytes counts bytes, but " + family +
@@ -123,7 +123,7 @@ Diagnostics checkFits(const Spec& spec, const Target& t) {
   const FetchRules& steps = allowed ? fetch : defaultFetchModel(*t.isa);
   for (const TransitionSpec& tr : spec.transitions)
     for (const StepSpec& step : tr.steps) {
-      if (step.continuesRange()) continue;
+      if (step.continuesRange() || step.kind == StepSpec::Kind::Run) continue;  // run: every model's
       std::string verb = step.verb();
       if (steps.takesStep(verb)) continue;
       std::string own = steps.refusal(verb);
@@ -171,7 +171,7 @@ SiteLayout siteLayout(const Spec& spec, const Target& t) {
     units.push_back({at, d.bytes});
     at += d.bytes;
   }
-  unsigned word = t.isa->patchUnitBytes(t);
+  unsigned word = spec.unitBytes(t);
   for (unsigned i = 0; i < spec.words + spec.bodyUnits(); ++i) units.push_back({int64_t(i) * word, word});
   return SiteLayout::of(std::move(units), spec.siteUnits());
 }

@@ -170,6 +170,10 @@ class RiscvIsa final : public patchcheck::IsaPlugin {
   // aligns the function entry to 4). A site is counted in such words.
   unsigned patchUnitBytes(const patchcheck::Target&) const override { return 4; }
   unsigned codeAlignment() const override { return 4; }
+  // With C, instructions are 2-byte aligned (Unprivileged ISA 1.5), and a
+  // site holding compressed code is counted in bytes.
+  unsigned minimumCodeAlignment(const patchcheck::Target& t) const override { return rvcOf(t) ? 2 : 4; }
+  bool byteSites(const patchcheck::Target& t) const override { return rvcOf(t); }
 
   // Documentation/arch/riscv/vm-layout.rst (Sv39): modules and BPF at
   // 0xffffffff00000000-0xffffffff7fffffff, the kernel image at
