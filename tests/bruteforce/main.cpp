@@ -10,7 +10,10 @@
 //     enumerating all interleavings at its placement and registers;
 //  3. with --random N: N random small specs (RandomSpec.h) compared the same
 //     way (exploratory, not part of the default run).
-// Usage: bruteforce_recheck [--trials N] [--seed S] [--random N]
+//  4. with --riscv shipped or --riscv random (--random N specs, default
+//     40): the RISC-V enumeration (RiscvExecutions.h) against the checker
+//     on specs/riscv/*.toml or on random RISC-V specs (RiscvDifferential.h).
+// Usage: bruteforce_recheck [--trials N] [--seed S] [--random N] [--riscv shipped|random]
 // Ends with "N passed, M failed"; exit 0 only if all passed.
 #include <z3++.h>
 
@@ -26,6 +29,7 @@
 #include "tests/bruteforce/Differential.h"
 #include "tests/bruteforce/HandCases.h"
 #include "tests/bruteforce/RandomSpec.h"
+#include "tests/bruteforce/RiscvDifferential.h"
 
 using namespace patchcheck;
 namespace bf = bruteforce;
@@ -37,6 +41,7 @@ struct Options {
   unsigned trials = 8;
   uint64_t seed = 1;
   unsigned random = 0;
+  std::string riscv;  // "", "shipped" or "random"
 };
 
 struct Tally {
@@ -186,17 +191,31 @@ int main(int argc, char** argv) {
     if (a == "--trials") opt.trials = unsigned(std::stoul(argv[i + 1]));
     else if (a == "--seed") opt.seed = std::stoull(argv[i + 1]);
     else if (a == "--random") opt.random = unsigned(std::stoul(argv[i + 1]));
+    else if (a == "--riscv" && (std::string(argv[i + 1]) == "shipped" || std::string(argv[i + 1]) == "random"))
+      opt.riscv = argv[i + 1];
     else {
-      std::cerr << "usage: bruteforce_recheck [--trials N] [--seed S] [--random N]\n";
+      std::cerr << "usage: bruteforce_recheck [--trials N] [--seed S] [--random N] [--riscv shipped|random]\n";
       return 2;
     }
   }
   if (argc % 2 == 0) {
-    std::cerr << "usage: bruteforce_recheck [--trials N] [--seed S] [--random N]\n";
+    std::cerr << "usage: bruteforce_recheck [--trials N] [--seed S] [--random N] [--riscv shipped|random]\n";
     return 2;
   }
   auto start = std::chrono::steady_clock::now();
   z3::context c;  // one per run
+  if (!opt.riscv.empty()) {
+    bf::rv::Totals totals;
+    bf::rv::Tally tally;
+    if (opt.riscv == "shipped") bf::rv::runShipped(c, opt.trials, opt.seed, totals, tally);
+    else bf::rv::runRandom(c, opt.random ? opt.random : 40, opt.trials, opt.seed, totals, tally);
+    double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    std::cout << "scenarios " << totals.scenarios << " (skipped " << totals.skipped << "), worlds " << totals.worlds
+              << ", instructions " << totals.instructions << ", pass ends " << totals.passes << ", agreements "
+              << totals.agreements << ", not enumerated " << tally.undecided << ", " << secs << " s\n";
+    std::cout << tally.passed << " passed, " << tally.failed << " failed\n";
+    return tally.failed ? 1 : 0;
+  }
   bf::Totals totals;
   Tally tally;
   if (opt.random) {
