@@ -41,7 +41,7 @@ class RiscvModel final : public IsaModel {
     auto bits = uint32_t(i.known);
     unsigned width = 8 * i.bytes;
     z3::expr word = i.term.get_sort().bv_size() == width ? i.term : i.term.extract(width - 1, 0);
-    Decoded d = decode(bits, ft.xlen, ft.compressed);
+    Decoded d = decode(bits, ft.xlen, ft.compressed, ft.fd);
     // The fetch took as many bytes as the first parcel announces
     // (IsaPlugin::instructionLength); anything else is no instruction.
     if (d.length != i.bytes) d = Decoded{};

@@ -20,6 +20,18 @@ namespace {
 // machine-level ones likewise): local_irq_enable/disable are csrs/csrc
 // sstatus, SR_SIE.
 constexpr unsigned kSstatus = 0x100, kSie = 0x104, kMstatus = 0x300, kMie = 0x304;
+// fflags, frm, fcsr (F, "Floating-Point Control and Status Register").
+constexpr unsigned kFflags = 0x001, kFcsr = 0x003;
+
+// Kernel code runs with sstatus.FS Off: handle_exception clears SR_FS (and
+// SR_VS) on every trap entry "to detect illegal usage of floating point or
+// vector in kernel space" (arch/riscv/kernel/entry.S), and the kernel's C
+// code is built without F and D (arch/riscv/Makefile strips "fd" from
+// -march). With FS Off, every F or D instruction and every access to
+// fflags, frm or fcsr raises an illegal-instruction exception (Privileged
+// ISA, "Extension Context Status in mstatus Register").
+constexpr const char* kFsOff =
+    "floating point with sstatus.FS Off, as kernel code runs (illegal instruction; docs/model-riscv.md)";
 
 class Execution {
  public:
@@ -333,6 +345,10 @@ void Execution::csr(Op op) {
   bool reads = !swap || o_.rd != 0;
   bool writes = swap || o_.rs1 != 0;  // the zimm field is where rs1 is
   unsigned n = o_.csr;
+  if (n >= kFflags && n <= kFcsr) {
+    fault(FaultKind::ReservedInstruction, c_.bool_val(true), kFsOff);
+    return;
+  }
   if (((n >> 8) & 3) > 1) {
     fault(FaultKind::ReservedInstruction, c_.bool_val(true), "not an S-mode CSR (illegal instruction)");
     return;
@@ -357,6 +373,10 @@ StepEffect Execution::run() {
     return effect_;
   }
   const Op op = f_.row()->op;
+  if (isFloatOp(op)) {
+    fault(FaultKind::ReservedInstruction, c_.bool_val(true), kFsOff);
+    return effect_;
+  }
   switch (op) {
     case Op::Lui: set(o_.rd, immW()); break;
     case Op::Auipc: set(o_.rd, s_.fromAddress(s_.normalize(pc_ + o_.imm))); break;
@@ -405,6 +425,7 @@ StepEffect Execution::run() {
       break;
     case Op::SfenceVma: effect(text(), pc_, EffectKind::Tlb); break;
     case Op::Unimp: fault(FaultKind::ReservedInstruction, c_.bool_val(true), "defined illegal instruction"); break;
+    default: break;  // the F and D ops, which fault above
   }
   return effect_;
 }

@@ -231,6 +231,37 @@ TEST_CASE("ebreak, ecall, illegal words and compressed words without C fault", "
   }
 }
 
+TEST_CASE("F and D instructions and the fcsr CSRs fault: kernel code runs with sstatus.FS Off", "[riscv_model]") {
+  // arch/riscv/kernel/entry.S clears SR_FS on every trap entry; with FS Off
+  // an F/D instruction or an fflags/frm/fcsr access is an illegal
+  // instruction (Privileged ISA, "Extension Context Status").
+  constexpr uint32_t faddD = R(0x53, 7, 0x01, a0, a1, a2);  // fadd.d fa0, fa1, fa2
+  constexpr uint32_t fld = I(0x07, 3, a0, sp, 8);            // fld fa0, 8(sp)
+  constexpr uint32_t cFldsp = 0x2522;                         // c.fldsp fa0, 8(sp)
+  constexpr uint32_t frflags = I(0x73, 2, a0, zero, 1);       // csrrs a0, fflags, zero
+  constexpr uint32_t fsrm = I(0x73, 1, zero, a1, 2);          // csrrw zero, frm, a1
+  for (const char* variant : {"rv64imafdc", "rv64gc", "rv32imafd"})
+    for (uint32_t insn : {faddD, fld, cFldsp, frflags, fsrm}) {
+      Target t = *targetNamed(variant);
+      if (insn == cFldsp && !featuresOf(t).compressed) continue;
+      z3::context c;
+      ConcreteRun run = runOn(c, t, {insn, addi(a0, zero, 1)}, {});
+      INFO(variant << " " << std::hex << insn);
+      CHECK(run.stop == "fault");
+      REQUIRE(run.faults.size() == 1);
+      CHECK(run.faults[0].kind == FaultKind::ReservedInstruction);
+      CHECK(run.faults[0].detail.find("sstatus.FS Off") != std::string::npos);
+    }
+  // Without F and D the encodings are no instruction at all; the CSRs fault as above.
+  z3::context c;
+  ConcreteRun run = runOn(c, kRv64, {faddD}, {});
+  REQUIRE(run.faults.size() == 1);
+  CHECK(run.faults[0].detail.find("no instruction of this target") != std::string::npos);
+  ConcreteRun csr = runOn(c, kRv64, {frflags}, {});
+  REQUIRE(csr.faults.size() == 1);
+  CHECK(csr.faults[0].detail.find("sstatus.FS Off") != std::string::npos);
+}
+
 TEST_CASE("a compressed instruction runs as the instruction it expands to", "[riscv_model]") {
   // c.addi a0, -1; c.slli a0, 4; c.mv a1, a0; c.add a1, a0: (3 - 1) << 4 twice
   CHECK(regAfter(kRv64, {0x157d, 0x0512, 0x85aa, 0x95aa}, {{a0, 3}}, a1) == 64);
