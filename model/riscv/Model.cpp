@@ -16,10 +16,13 @@ namespace {
 
 class RiscvModel final : public IsaModel {
  public:
-  RiscvModel() : wide_(registerFile(64)), narrow_(registerFile(32)) {}
+  RiscvModel()
+      : wide_(registerFile(64)), narrow_(registerFile(32)), wideFd_(registerFile(64, true)),
+        narrowFd_(registerFile(32, true)) {}
 
   std::string_view family() const override { return "riscv"; }
   const std::vector<RegisterInfo>& registers(const patchcheck::Target& t) const override {
+    if (featuresOf(t).fd) return t.registerBits() == 64 ? wideFd_ : narrowFd_;
     return t.registerBits() == 64 ? wide_ : narrow_;
   }
   std::optional<unsigned> parseRegister(std::string_view n, const patchcheck::Target&) const override {
@@ -64,7 +67,7 @@ class RiscvModel final : public IsaModel {
   }
 
  private:
-  std::vector<RegisterInfo> wide_, narrow_;
+  std::vector<RegisterInfo> wide_, narrow_, wideFd_, narrowFd_;
 };
 
 }  // namespace

@@ -1,0 +1,238 @@
+// F and D with sstatus.FS on (FloatSemantics.h), after the Unprivileged
+// ISA's chapters "F" and "D" (20240411): NaN boxing ("NaN Boxing of
+// Narrower Values"), fclass's bits, the quiet and signaling compares,
+// fmin/fmax as IEEE 754-2019 minimumNumber/maximumNumber (-0 below +0,
+// a NaN operand ignored, the canonical NaN when both are NaNs).
+#include "model/riscv/FloatSemantics.h"
+
+#include "model/riscv/RegisterFile.h"
+
+namespace patchcheck::riscv {
+namespace {
+
+constexpr uint64_t kCanonicalNanS = 0x7fc00000, kCanonicalNanD = 0x7ff8000000000000ull;
+// fflags (F, "Floating-Point Control and Status Register"): NV DZ OF UF NX.
+constexpr unsigned kNV = 16;
+
+struct Format {
+  unsigned bits, ebits, sbits;
+};
+constexpr Format kS{32, 8, 24}, kD{64, 11, 53};
+
+bool isDouble(Op op) { return op >= Op::FmaddD; }
+
+class FloatExecution {
+ public:
+  FloatExecution(MachineState& s, const Fetched& f, const Operands& o, const std::string& text)
+      : s_(s), c_(s.ctx), f_(f), o_(o), text_(text), w_(s.width()) {}
+
+  std::vector<Fault> run();
+
+ private:
+  MachineState& s_;
+  z3::context& c_;
+  const Fetched& f_;
+  const Operands& o_;
+  const std::string& text_;
+  unsigned w_;
+  std::vector<Fault> faults_;
+
+  z3::expr bv(uint64_t v, unsigned n) const { return c_.bv_val(v, n); }
+  z3::expr X(unsigned r) const { return r == 0 ? bv(0, w_) : s_.reg(r); }
+  void setX(unsigned r, const z3::expr& v) {
+    if (r != 0) s_.setReg(r, v.simplify());
+  }
+  z3::expr F(unsigned r) const { return s_.reg(regfile::f(r)); }
+  void setF(unsigned r, const z3::expr& v64) { s_.regs[regfile::f(r)] = v64.simplify(); }
+  // A single written to an f register: upper 32 bits all ones; read from
+  // one that is not so boxed: the canonical NaN.
+  z3::expr box(const z3::expr& v32) const { return z3::concat(bv(0xffffffff, 32), v32); }
+  z3::expr operand(unsigned r, const Format& fm) const {
+    if (fm.bits == 64) return F(r);
+    z3::expr v = F(r);
+    return z3::ite(v.extract(63, 32) == bv(0xffffffff, 32), v.extract(31, 0), bv(kCanonicalNanS, 32));
+  }
+  void setResult(unsigned r, const z3::expr& v, const Format& fm) { setF(r, fm.bits == 32 ? box(v) : v); }
+  z3::expr canonicalNan(const Format& fm) const { return bv(fm.bits == 32 ? kCanonicalNanS : kCanonicalNanD, fm.bits); }
+  void raiseIf(const z3::expr& when, unsigned flag) {
+    z3::expr old = s_.reg(regfile::fflags);
+    s_.regs[regfile::fflags] = z3::ite(when, old | bv(flag, 5), old).simplify();
+  }
+  void fault(FaultKind k, const z3::expr& when, const std::string& detail) {
+    z3::expr w = when.simplify();
+    if (!w.is_false()) faults_.push_back(Fault{k, w, text_ + ": " + detail});
+  }
+
+  // The fields of an IEEE value's bits.
+  z3::expr expOf(const z3::expr& v, const Format& fm) const { return v.extract(fm.bits - 2, fm.sbits - 1); }
+  z3::expr mantOf(const z3::expr& v, const Format& fm) const { return v.extract(fm.sbits - 2, 0); }
+  z3::expr signOf(const z3::expr& v, const Format& fm) const { return v.extract(fm.bits - 1, fm.bits - 1) == bv(1, 1); }
+  z3::expr expOnes(const z3::expr& v, const Format& fm) const {
+    return expOf(v, fm) == bv((uint64_t(1) << fm.ebits) - 1, fm.ebits);
+  }
+  z3::expr expZero(const z3::expr& v, const Format& fm) const { return expOf(v, fm) == bv(0, fm.ebits); }
+  z3::expr mantZero(const z3::expr& v, const Format& fm) const { return mantOf(v, fm) == bv(0, fm.sbits - 1); }
+  z3::expr isNan(const z3::expr& v, const Format& fm) const { return expOnes(v, fm) && !mantZero(v, fm); }
+  z3::expr isSignaling(const z3::expr& v, const Format& fm) const {
+    return isNan(v, fm) && v.extract(fm.sbits - 2, fm.sbits - 2) == bv(0, 1);
+  }
+  z3::expr isZero(const z3::expr& v, const Format& fm) const { return expZero(v, fm) && mantZero(v, fm); }
+  // The bits as a Z3 floating-point term (only for values that are not NaNs).
+  z3::expr real(const z3::expr& v, const Format& fm) const {
+    Z3_ast a = Z3_mk_fpa_to_fp_bv(c_, v, c_.fpa_sort(fm.ebits, fm.sbits));
+    return z3::expr(c_, a);
+  }
+  z3::expr less(const z3::expr& a, const z3::expr& b, const Format& fm) const {
+    return z3::expr(c_, Z3_mk_fpa_lt(c_, real(a, fm), real(b, fm)));
+  }
+  z3::expr lessEqual(const z3::expr& a, const z3::expr& b, const Format& fm) const {
+    return z3::expr(c_, Z3_mk_fpa_leq(c_, real(a, fm), real(b, fm)));
+  }
+  z3::expr equal(const z3::expr& a, const z3::expr& b, const Format& fm) const {
+    return z3::expr(c_, Z3_mk_fpa_eq(c_, real(a, fm), real(b, fm)));
+  }
+  z3::expr xBool(const z3::expr& b) const { return z3::ite(b, bv(1, w_), bv(0, w_)); }
+
+  z3::expr address() const { return s_.normalize(s_.address(X(o_.rs1)) + o_.imm).simplify(); }
+  void requireAligned(const z3::expr& addr, unsigned n, const char* what) {
+    fault(FaultKind::AddressError, (addr & bv(n - 1, 64)) != bv(0, 64), what);
+  }
+
+  void loadStore(Op op);
+  void signInjection(Op op, const Format& fm);
+  void compare(Op op, const Format& fm);
+  void minMax(Op op, const Format& fm);
+  void classify(const Format& fm);
+  void unknownResult(Op op, const Format& fm);
+  void requireValidRoundingMode();
+};
+
+void FloatExecution::loadStore(Op op) {
+  unsigned n = op == Op::Flw || op == Op::Fsw ? 4 : 8;
+  z3::expr addr = address();
+  bool load = op == Op::Flw || op == Op::Fld;
+  requireAligned(addr, n, load ? "misaligned load (address-misaligned exception or trap emulation)"
+                               : "misaligned store (address-misaligned exception or trap emulation)");
+  if (load) {
+    z3::expr v = s_.load(addr, n);
+    setF(o_.rd, n == 4 ? box(v) : v);
+  } else {
+    // fsw stores the low 32 bits whatever the upper ones are (F, "Single-
+    // Precision Load and Store Instructions": the bits are not modified).
+    s_.store(addr, (n == 4 ? F(o_.rs2).extract(31, 0) : F(o_.rs2)).simplify(), n);
+  }
+}
+
+void FloatExecution::signInjection(Op op, const Format& fm) {
+  z3::expr a = operand(o_.rs1, fm), b = operand(o_.rs2, fm);
+  z3::expr sa = a.extract(fm.bits - 1, fm.bits - 1), sb = b.extract(fm.bits - 1, fm.bits - 1);
+  z3::expr sign = op == Op::FsgnjS || op == Op::FsgnjD ? sb : op == Op::FsgnjnS || op == Op::FsgnjnD ? ~sb : sa ^ sb;
+  setResult(o_.rd, z3::concat(sign, a.extract(fm.bits - 2, 0)), fm);
+}
+
+// feq is a quiet compare (NV only for a signaling NaN); flt and fle are
+// signaling (NV for any NaN). A NaN operand makes every one false.
+void FloatExecution::compare(Op op, const Format& fm) {
+  z3::expr a = operand(o_.rs1, fm), b = operand(o_.rs2, fm);
+  z3::expr nan = isNan(a, fm) || isNan(b, fm);
+  bool eq = op == Op::FeqS || op == Op::FeqD, lt = op == Op::FltS || op == Op::FltD;
+  z3::expr holds = eq ? equal(a, b, fm) : lt ? less(a, b, fm) : lessEqual(a, b, fm);
+  raiseIf(eq ? isSignaling(a, fm) || isSignaling(b, fm) : nan, kNV);
+  setX(o_.rd, xBool(!nan && holds));
+}
+
+void FloatExecution::minMax(Op op, const Format& fm) {
+  z3::expr a = operand(o_.rs1, fm), b = operand(o_.rs2, fm);
+  bool min = op == Op::FminS || op == Op::FminD;
+  z3::expr na = isNan(a, fm), nb = isNan(b, fm);
+  z3::expr bothZero = isZero(a, fm) && isZero(b, fm);
+  z3::expr pick = min ? z3::ite(bothZero, z3::ite(signOf(a, fm), a, b), z3::ite(less(a, b, fm), a, b))
+                      : z3::ite(bothZero, z3::ite(signOf(a, fm), b, a), z3::ite(less(a, b, fm), b, a));
+  z3::expr r = z3::ite(na && nb, canonicalNan(fm), z3::ite(na, b, z3::ite(nb, a, pick)));
+  raiseIf(isSignaling(a, fm) || isSignaling(b, fm), kNV);
+  setResult(o_.rd, r, fm);
+}
+
+// fclass (F, Table "Format of result of FCLASS instruction"): one bit of
+// ten, -inf (0) ... +inf (7), signaling NaN (8), quiet NaN (9).
+void FloatExecution::classify(const Format& fm) {
+  z3::expr v = operand(o_.rs1, fm);
+  z3::expr neg = signOf(v, fm), inf = expOnes(v, fm) && mantZero(v, fm);
+  z3::expr sub = expZero(v, fm) && !mantZero(v, fm), nan = isNan(v, fm);
+  z3::expr normal = !expZero(v, fm) && !expOnes(v, fm);
+  auto bit = [&](unsigned k) { return bv(uint64_t(1) << k, w_); };
+  z3::expr r = z3::ite(nan, z3::ite(isSignaling(v, fm), bit(8), bit(9)),
+                       z3::ite(inf, z3::ite(neg, bit(0), bit(7)),
+                               z3::ite(normal, z3::ite(neg, bit(1), bit(6)),
+                                       z3::ite(sub, z3::ite(neg, bit(2), bit(5)), z3::ite(neg, bit(3), bit(4))))));
+  setX(o_.rd, r);
+}
+
+// A dynamic rounding mode takes frm; frm 5, 6 or 7 there is an illegal
+// instruction (F, "Floating-Point Control and Status Register").
+void FloatExecution::requireValidRoundingMode() {
+  if (f_.d.rm != 7) return;
+  fault(FaultKind::ReservedInstruction, z3::uge(s_.reg(regfile::frm), bv(5, 3)),
+        "dynamic rounding mode with frm invalid (illegal instruction)");
+}
+
+// The arithmetic and the conversions: not computed. The destination takes
+// a fresh value (a single one NaN-boxed, a 32-bit integer sign-extended),
+// and any fflags bit may be set (the flags are sticky: none is cleared).
+void FloatExecution::unknownResult(Op op, const Format& fm) {
+  requireValidRoundingMode();
+  bool toInteger = (op >= Op::FcvtWS && op <= Op::FcvtLuS) || (op >= Op::FcvtWD && op <= Op::FcvtLuD);
+  bool word = op == Op::FcvtWS || op == Op::FcvtWuS || op == Op::FcvtWD || op == Op::FcvtWuD;
+  if (toInteger) {
+    z3::expr v = word ? s_.fresh(text_, 32) : s_.fresh(text_, w_);
+    setX(o_.rd, word && w_ == 64 ? z3::sext(v, 32) : v);
+  } else {
+    const Format& out = op == Op::FcvtSD ? kS : op == Op::FcvtDS ? kD : fm;
+    setResult(o_.rd, s_.fresh(text_, out.bits), out);
+  }
+  s_.regs[regfile::fflags] = (s_.reg(regfile::fflags) | s_.fresh(text_ + " fflags", 5)).simplify();
+}
+
+std::vector<Fault> FloatExecution::run() {
+  const Op op = f_.row()->op;
+  const Format& fm = isDouble(op) ? kD : kS;
+  switch (op) {
+    case Op::Flw: case Op::Fsw: case Op::Fld: case Op::Fsd: loadStore(op); break;
+    case Op::FmvXW: {
+      z3::expr v = F(o_.rs1).extract(31, 0);
+      setX(o_.rd, w_ == 64 ? z3::sext(v, 32) : v);
+      break;
+    }
+    case Op::FmvWX: setF(o_.rd, box(X(o_.rs1).extract(31, 0))); break;
+    case Op::FmvXD: setX(o_.rd, F(o_.rs1)); break;
+    case Op::FmvDX: setF(o_.rd, X(o_.rs1)); break;
+    case Op::FsgnjS: case Op::FsgnjnS: case Op::FsgnjxS: case Op::FsgnjD: case Op::FsgnjnD: case Op::FsgnjxD:
+      signInjection(op, fm);
+      break;
+    case Op::FeqS: case Op::FltS: case Op::FleS: case Op::FeqD: case Op::FltD: case Op::FleD: compare(op, fm); break;
+    case Op::FminS: case Op::FmaxS: case Op::FminD: case Op::FmaxD: minMax(op, fm); break;
+    case Op::FclassS: case Op::FclassD: classify(fm); break;
+    default: unknownResult(op, fm); break;
+  }
+  return faults_;
+}
+
+}  // namespace
+
+std::vector<Fault> executeFloat(MachineState& s, const Fetched& f, const Operands& o, const std::string& text) {
+  return FloatExecution(s, f, o, text).run();
+}
+
+z3::expr readFloatCsr(const MachineState& s, unsigned csr, unsigned bits) {
+  z3::expr flags = s.reg(regfile::fflags), rm = s.reg(regfile::frm);
+  z3::expr v = csr == 1 ? flags : csr == 2 ? rm : z3::concat(rm, flags);
+  return z3::zext(v, bits - v.get_sort().bv_size()).simplify();
+}
+
+void writeFloatCsr(MachineState& s, unsigned csr, const z3::expr& value) {
+  if (csr == 1 || csr == 3) s.regs[regfile::fflags] = value.extract(4, 0).simplify();
+  if (csr == 2) s.regs[regfile::frm] = value.extract(2, 0).simplify();
+  if (csr == 3) s.regs[regfile::frm] = value.extract(7, 5).simplify();
+}
+
+}  // namespace patchcheck::riscv
