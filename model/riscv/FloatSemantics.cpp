@@ -105,7 +105,69 @@ class FloatExecution {
   void classify(const Format& fm);
   void unknownResult(Op op, const Format& fm);
   void requireValidRoundingMode();
+
+  // Z3's floating-point theory (z3::fpa): terms, the rounding mode, flags.
+  z3::expr wrap(Z3_ast a) const { return z3::expr(c_, a); }
+  z3::sort sortOf(const Format& fm, unsigned extraExponent = 0) const {
+    return c_.fpa_sort(fm.ebits + extraExponent, fm.sbits);
+  }
+  z3::expr roundingMode() const;
+  z3::expr fpIsNan(const z3::expr& x) const { return wrap(Z3_mk_fpa_is_nan(c_, x)); }
+  z3::expr fpIsInf(const z3::expr& x) const { return wrap(Z3_mk_fpa_is_infinite(c_, x)); }
+  z3::expr fpIsZero(const z3::expr& x) const { return wrap(Z3_mk_fpa_is_zero(c_, x)); }
+  z3::expr toReal(const z3::expr& x) const { return wrap(Z3_mk_fpa_to_real(c_, x)); }
+  // The bits of a result: the canonical NaN for every NaN.
+  z3::expr bitsOf(const z3::expr& x, const Format& fm) const {
+    return z3::ite(fpIsNan(x), canonicalNan(fm), wrap(Z3_mk_fpa_to_ieee_bv(c_, x)));
+  }
+  // NX, OF and UF of `result` (rounded with `rm`) against the exact real
+  // value it rounds, valid when `exactKnown` (finite operands, a finite
+  // exact value): OF when the exact value rounded with an unbounded
+  // exponent exceeds the largest finite number, UF when it is tiny after
+  // rounding (below the smallest normal, not zero) and inexact.
+  void roundingFlags(const z3::expr& exactKnown, const z3::expr& exact, const z3::expr& result, const Format& fm,
+                     const z3::expr& rm);
+  void arithmetic(Op op, const Format& fm);
+  void toInteger(Op op, const Format& fm);
+  void fromInteger(Op op, const Format& fm);
+  void convertFormat(Op op);
 };
+
+z3::expr FloatExecution::roundingMode() const {
+  // rne rtz rdn rup rmm (F, "Rounding mode encoding"); dyn reads frm (5-7 fault).
+  auto mode = [&](unsigned m) {
+    switch (m) {
+      case 1: return wrap(Z3_mk_fpa_rtz(c_));
+      case 2: return wrap(Z3_mk_fpa_rtn(c_));
+      case 3: return wrap(Z3_mk_fpa_rtp(c_));
+      case 4: return wrap(Z3_mk_fpa_rna(c_));
+      default: return wrap(Z3_mk_fpa_rne(c_));
+    }
+  };
+  if (f_.d.rm != 7) return mode(f_.d.rm);
+  z3::expr frm = s_.reg(regfile::frm);
+  z3::expr r = mode(0);
+  for (unsigned m = 4; m >= 1; --m) r = z3::ite(frm == bv(m, 3), mode(m), r);
+  return r;
+}
+
+void FloatExecution::roundingFlags(const z3::expr& exactKnown, const z3::expr& exact, const z3::expr& result,
+                                   const Format& fm, const z3::expr& rm) {
+  z3::expr inexact = exactKnown && (fpIsInf(result) || toReal(result) != exact);
+  z3::expr wide = wrap(Z3_mk_fpa_to_fp_real(c_, rm, exact, sortOf(fm, 3)));
+  z3::expr absWide = wrap(Z3_mk_fpa_abs(c_, wide));
+  auto widened = [&](uint64_t bitsValue) {
+    z3::expr narrow = real(bv(bitsValue, fm.bits), fm);
+    return wrap(Z3_mk_fpa_to_fp_float(c_, wrap(Z3_mk_fpa_rne(c_)), narrow, sortOf(fm, 3)));
+  };
+  uint64_t maxFinite = fm.bits == 32 ? 0x7f7fffffull : 0x7fefffffffffffffull;
+  uint64_t minNormal = fm.bits == 32 ? 0x00800000ull : 0x0010000000000000ull;
+  z3::expr overflow = exactKnown && wrap(Z3_mk_fpa_gt(c_, absWide, widened(maxFinite)));
+  z3::expr tiny = exactKnown && !fpIsZero(wide) && wrap(Z3_mk_fpa_lt(c_, absWide, widened(minNormal)));
+  raiseIf(overflow, 4);
+  raiseIf(tiny && inexact, 2);
+  raiseIf(inexact, 1);
+}
 
 void FloatExecution::loadStore(Op op) {
   unsigned n = op == Op::Flw || op == Op::Fsw ? 4 : 8;
@@ -168,6 +230,61 @@ void FloatExecution::classify(const Format& fm) {
   setX(o_.rd, r);
 }
 
+// fadd ... fsqrt and the fused multiply-adds: IEEE 754 operations in the
+// rounding mode (Z3's floating-point theory), a NaN result the canonical
+// NaN. NV: a signaling NaN operand, or a NaN from operands that are not
+// NaNs (inf - inf, 0 * inf, 0 / 0, inf / inf, sqrt of a negative), or
+// 0 * inf in a fused multiply-add even with a quiet NaN addend (F, "Single-
+// Precision Fused Multiply-Add"). DZ: a finite non-zero number divided by
+// zero. NX, OF, UF against the exact value (roundingFlags).
+void FloatExecution::arithmetic(Op op, const Format& fm) {
+  requireValidRoundingMode();
+  z3::expr rm = roundingMode();
+  z3::expr a = operand(o_.rs1, fm), b = operand(o_.rs2, fm), c = operand(f_.d.rs3, fm);
+  z3::expr fa = real(a, fm), fb = real(b, fm), fc = real(c, fm);
+  auto neg = [&](const z3::expr& x) { return wrap(Z3_mk_fpa_neg(c_, x)); };
+  auto finite = [&](const z3::expr& x) { return !fpIsNan(x) && !fpIsInf(x); };
+  bool fused = (op >= Op::FmaddS && op <= Op::FnmaddS) || (op >= Op::FmaddD && op <= Op::FnmaddD);
+  bool sqrt = op == Op::FsqrtS || op == Op::FsqrtD, div = op == Op::FdivS || op == Op::FdivD;
+  z3::expr r = fa, exact = toReal(fa), known = finite(fa), anySignaling = isSignaling(a, fm), anyNan = isNan(a, fm);
+  if (!sqrt) known = known && finite(fb), anySignaling = anySignaling || isSignaling(b, fm), anyNan = anyNan || isNan(b, fm);
+  if (fused) known = known && finite(fc), anySignaling = anySignaling || isSignaling(c, fm), anyNan = anyNan || isNan(c, fm);
+  switch (op) {
+    case Op::FaddS: case Op::FaddD: r = wrap(Z3_mk_fpa_add(c_, rm, fa, fb)), exact = toReal(fa) + toReal(fb); break;
+    case Op::FsubS: case Op::FsubD: r = wrap(Z3_mk_fpa_sub(c_, rm, fa, fb)), exact = toReal(fa) - toReal(fb); break;
+    case Op::FmulS: case Op::FmulD: r = wrap(Z3_mk_fpa_mul(c_, rm, fa, fb)), exact = toReal(fa) * toReal(fb); break;
+    case Op::FdivS: case Op::FdivD:
+      r = wrap(Z3_mk_fpa_div(c_, rm, fa, fb));
+      known = known && !fpIsZero(fb);
+      exact = z3::ite(fpIsZero(fb), c_.real_val(0), toReal(fa) / toReal(fb));
+      break;
+    case Op::FsqrtS: case Op::FsqrtD: r = wrap(Z3_mk_fpa_sqrt(c_, rm, fa)); break;
+    default: {
+      // fmadd a*b+c, fmsub a*b-c, fnmsub -(a*b)+c, fnmadd -(a*b)-c: the
+      // negations are exact, so rounding the negated terms' sum is the
+      // instruction's single rounding.
+      bool negProduct = op == Op::FnmsubS || op == Op::FnmsubD || op == Op::FnmaddS || op == Op::FnmaddD;
+      bool negAddend = op == Op::FmsubS || op == Op::FmsubD || op == Op::FnmaddS || op == Op::FnmaddD;
+      z3::expr x = negProduct ? neg(fa) : fa, z = negAddend ? neg(fc) : fc;
+      r = wrap(Z3_mk_fpa_fma(c_, rm, x, fb, z));
+      exact = toReal(x) * toReal(fb) + toReal(z);
+      break;
+    }
+  }
+  z3::expr invalid = anySignaling || (fpIsNan(r) && !anyNan);
+  if (fused) invalid = invalid || (fpIsZero(fa) && fpIsInf(fb)) || (fpIsInf(fa) && fpIsZero(fb));
+  raiseIf(invalid, kNV);
+  if (div) raiseIf(finite(fa) && !fpIsZero(fa) && fpIsZero(fb), 8);
+  if (sqrt) {
+    // Never overflows or underflows; inexact when the root squared is not the operand.
+    z3::expr root = toReal(r);
+    raiseIf(known && !fpIsNan(r) && root * root != toReal(fa), 1);
+  } else {
+    roundingFlags(known && !invalid, exact, r, fm, rm);
+  }
+  setResult(o_.rd, bitsOf(r, fm), fm);
+}
+
 // A dynamic rounding mode takes frm; frm 5, 6 or 7 there is an illegal
 // instruction (F, "Floating-Point Control and Status Register").
 void FloatExecution::requireValidRoundingMode() {
@@ -212,6 +329,11 @@ std::vector<Fault> FloatExecution::run() {
     case Op::FeqS: case Op::FltS: case Op::FleS: case Op::FeqD: case Op::FltD: case Op::FleD: compare(op, fm); break;
     case Op::FminS: case Op::FmaxS: case Op::FminD: case Op::FmaxD: minMax(op, fm); break;
     case Op::FclassS: case Op::FclassD: classify(fm); break;
+    case Op::FaddS: case Op::FsubS: case Op::FmulS: case Op::FdivS: case Op::FsqrtS: case Op::FmaddS:
+    case Op::FmsubS: case Op::FnmsubS: case Op::FnmaddS: case Op::FaddD: case Op::FsubD: case Op::FmulD:
+    case Op::FdivD: case Op::FsqrtD: case Op::FmaddD: case Op::FmsubD: case Op::FnmsubD: case Op::FnmaddD:
+      arithmetic(op, fm);
+      break;
     default: unknownResult(op, fm); break;
   }
   return faults_;
