@@ -103,14 +103,15 @@ class FloatExecution {
   void compare(Op op, const Format& fm);
   void minMax(Op op, const Format& fm);
   void classify(const Format& fm);
-  void unknownResult(Op op, const Format& fm);
   void requireValidRoundingMode();
 
   // Z3's floating-point theory (z3::fpa): terms, the rounding mode, flags.
   z3::expr wrap(Z3_ast a) const { return z3::expr(c_, a); }
-  z3::sort sortOf(const Format& fm, unsigned extraExponent = 0) const {
-    return c_.fpa_sort(fm.ebits + extraExponent, fm.sbits);
-  }
+  z3::sort sortOf(const Format& fm) const { return c_.fpa_sort(fm.ebits, fm.sbits); }
+  // The same precision with an exponent range no exact value here leaves
+  // (products and quotients of doubles, a double narrowed to a single):
+  // rounding to it is rounding "with an unbounded exponent".
+  z3::sort wideSortOf(const Format& fm) const { return c_.fpa_sort(15, fm.sbits); }
   z3::expr roundingMode() const;
   z3::expr fpIsNan(const z3::expr& x) const { return wrap(Z3_mk_fpa_is_nan(c_, x)); }
   z3::expr fpIsInf(const z3::expr& x) const { return wrap(Z3_mk_fpa_is_infinite(c_, x)); }
@@ -154,11 +155,11 @@ z3::expr FloatExecution::roundingMode() const {
 void FloatExecution::roundingFlags(const z3::expr& exactKnown, const z3::expr& exact, const z3::expr& result,
                                    const Format& fm, const z3::expr& rm) {
   z3::expr inexact = exactKnown && (fpIsInf(result) || toReal(result) != exact);
-  z3::expr wide = wrap(Z3_mk_fpa_to_fp_real(c_, rm, exact, sortOf(fm, 3)));
+  z3::expr wide = wrap(Z3_mk_fpa_to_fp_real(c_, rm, exact, wideSortOf(fm)));
   z3::expr absWide = wrap(Z3_mk_fpa_abs(c_, wide));
   auto widened = [&](uint64_t bitsValue) {
     z3::expr narrow = real(bv(bitsValue, fm.bits), fm);
-    return wrap(Z3_mk_fpa_to_fp_float(c_, wrap(Z3_mk_fpa_rne(c_)), narrow, sortOf(fm, 3)));
+    return wrap(Z3_mk_fpa_to_fp_float(c_, wrap(Z3_mk_fpa_rne(c_)), narrow, wideSortOf(fm)));
   };
   uint64_t maxFinite = fm.bits == 32 ? 0x7f7fffffull : 0x7fefffffffffffffull;
   uint64_t minNormal = fm.bits == 32 ? 0x00800000ull : 0x0010000000000000ull;
@@ -285,29 +286,84 @@ void FloatExecution::arithmetic(Op op, const Format& fm) {
   setResult(o_.rd, bitsOf(r, fm), fm);
 }
 
+// fcvt to an integer (F, Table "Domains of float-to-integer conversions"):
+// rounded in the rounding mode; NaN and values above the range give the
+// largest integer, values below it the smallest (0 unsigned), with NV;
+// NX when the rounding changed an in-range value. A 32-bit result is
+// sign-extended on RV64, the unsigned one too.
+void FloatExecution::toInteger(Op op, const Format& fm) {
+  requireValidRoundingMode();
+  z3::expr rm = roundingMode();
+  z3::expr a = operand(o_.rs1, fm), fa = real(a, fm);
+  bool isSigned = op == Op::FcvtWS || op == Op::FcvtLS || op == Op::FcvtWD || op == Op::FcvtLD;
+  bool word = op == Op::FcvtWS || op == Op::FcvtWuS || op == Op::FcvtWD || op == Op::FcvtWuD;
+  unsigned n = word ? 32 : 64;
+  z3::expr rounded = wrap(Z3_mk_fpa_round_to_integral(c_, rm, fa));
+  z3::expr rr = toReal(rounded);
+  auto realOf = [&](int64_t v, bool negative) {
+    // 2^63 and 2^64 - 1 do not fit int64: build them from smaller parts.
+    if (n == 64 && !isSigned && !negative) return c_.real_val("18446744073709551615");
+    if (n == 64 && isSigned && negative) return c_.real_val("-9223372036854775808");
+    return c_.real_val(std::to_string(v).c_str());
+  };
+  z3::expr maxReal = isSigned ? (n == 32 ? realOf(0x7fffffff, false) : c_.real_val("9223372036854775807"))
+                              : (n == 32 ? realOf(0xffffffffll, false) : realOf(0, false));
+  z3::expr minReal = isSigned ? (n == 32 ? realOf(-0x80000000ll, true) : realOf(0, true)) : c_.real_val(0);
+  uint64_t maxBits = isSigned ? (n == 32 ? 0x7fffffffull : 0x7fffffffffffffffull) : (n == 32 ? 0xffffffffull : ~0ull);
+  uint64_t minBits = isSigned ? (n == 32 ? 0x80000000ull : 0x8000000000000000ull) : 0;
+  z3::expr nan = fpIsNan(fa), inf = fpIsInf(fa);
+  z3::expr negative = wrap(Z3_mk_fpa_is_negative(c_, fa));
+  z3::expr above = nan || (inf && !negative) || (!inf && !nan && rr > maxReal);
+  z3::expr below = (inf && negative) || (!inf && !nan && rr < minReal);
+  z3::expr inRange = !above && !below;
+  z3::expr value = wrap(isSigned ? Z3_mk_fpa_to_sbv(c_, wrap(Z3_mk_fpa_rtz(c_)), rounded, n)
+                                 : Z3_mk_fpa_to_ubv(c_, wrap(Z3_mk_fpa_rtz(c_)), rounded, n));
+  z3::expr r = z3::ite(above, bv(maxBits, n), z3::ite(below, bv(minBits, n), value));
+  raiseIf(!inRange, kNV);
+  raiseIf(inRange && !wrap(Z3_mk_fpa_eq(c_, rounded, fa)), 1);
+  setX(o_.rd, n == 32 && w_ == 64 ? z3::sext(r, 32) : n > w_ ? r.extract(w_ - 1, 0) : r);
+}
+
+// fcvt from an integer: rounded in the rounding mode (never a NaN, never
+// an overflow from 64 bits to single); NX when inexact, judged against the
+// exact conversion to a format that holds every 64-bit integer.
+void FloatExecution::fromInteger(Op op, const Format& fm) {
+  requireValidRoundingMode();
+  z3::expr rm = roundingMode();
+  bool isSigned = op == Op::FcvtSW || op == Op::FcvtSL || op == Op::FcvtDW || op == Op::FcvtDL;
+  bool word = op == Op::FcvtSW || op == Op::FcvtSWu || op == Op::FcvtDW || op == Op::FcvtDWu;
+  z3::expr src = word ? X(o_.rs1).extract(31, 0) : X(o_.rs1);
+  auto convert = [&](const z3::expr& mode, const z3::sort& s) {
+    return wrap(isSigned ? Z3_mk_fpa_to_fp_signed(c_, mode, src, s) : Z3_mk_fpa_to_fp_unsigned(c_, mode, src, s));
+  };
+  z3::expr rne = wrap(Z3_mk_fpa_rne(c_));
+  z3::expr r = convert(rm, sortOf(fm));
+  z3::expr exact = convert(rne, c_.fpa_sort(15, 113));
+  z3::expr back = wrap(Z3_mk_fpa_to_fp_float(c_, rne, r, c_.fpa_sort(15, 113)));
+  raiseIf(!wrap(Z3_mk_fpa_eq(c_, back, exact)), 1);
+  setResult(o_.rd, bitsOf(r, fm), fm);
+}
+
+// fcvt.s.d rounds (NV for a signaling NaN, NX/OF/UF as arithmetic);
+// fcvt.d.s is exact (NV for a signaling NaN). NaN results are canonical.
+void FloatExecution::convertFormat(Op op) {
+  requireValidRoundingMode();
+  z3::expr rm = roundingMode();
+  const Format& from = op == Op::FcvtSD ? kD : kS;
+  const Format& to = op == Op::FcvtSD ? kS : kD;
+  z3::expr a = operand(o_.rs1, from), fa = real(a, from);
+  z3::expr r = wrap(Z3_mk_fpa_to_fp_float(c_, rm, fa, sortOf(to)));
+  raiseIf(isSignaling(a, from), kNV);
+  if (op == Op::FcvtSD) roundingFlags(!fpIsNan(fa) && !fpIsInf(fa), toReal(fa), r, to, rm);
+  setResult(o_.rd, bitsOf(r, to), to);
+}
+
 // A dynamic rounding mode takes frm; frm 5, 6 or 7 there is an illegal
 // instruction (F, "Floating-Point Control and Status Register").
 void FloatExecution::requireValidRoundingMode() {
   if (f_.d.rm != 7) return;
   fault(FaultKind::ReservedInstruction, z3::uge(s_.reg(regfile::frm), bv(5, 3)),
         "dynamic rounding mode with frm invalid (illegal instruction)");
-}
-
-// The arithmetic and the conversions: not computed. The destination takes
-// a fresh value (a single one NaN-boxed, a 32-bit integer sign-extended),
-// and any fflags bit may be set (the flags are sticky: none is cleared).
-void FloatExecution::unknownResult(Op op, const Format& fm) {
-  requireValidRoundingMode();
-  bool toInteger = (op >= Op::FcvtWS && op <= Op::FcvtLuS) || (op >= Op::FcvtWD && op <= Op::FcvtLuD);
-  bool word = op == Op::FcvtWS || op == Op::FcvtWuS || op == Op::FcvtWD || op == Op::FcvtWuD;
-  if (toInteger) {
-    z3::expr v = word ? s_.fresh(text_, 32) : s_.fresh(text_, w_);
-    setX(o_.rd, word && w_ == 64 ? z3::sext(v, 32) : v);
-  } else {
-    const Format& out = op == Op::FcvtSD ? kS : op == Op::FcvtDS ? kD : fm;
-    setResult(o_.rd, s_.fresh(text_, out.bits), out);
-  }
-  s_.regs[regfile::fflags] = (s_.reg(regfile::fflags) | s_.fresh(text_ + " fflags", 5)).simplify();
 }
 
 std::vector<Fault> FloatExecution::run() {
@@ -334,7 +390,16 @@ std::vector<Fault> FloatExecution::run() {
     case Op::FdivD: case Op::FsqrtD: case Op::FmaddD: case Op::FmsubD: case Op::FnmsubD: case Op::FnmaddD:
       arithmetic(op, fm);
       break;
-    default: unknownResult(op, fm); break;
+    case Op::FcvtWS: case Op::FcvtWuS: case Op::FcvtLS: case Op::FcvtLuS: case Op::FcvtWD: case Op::FcvtWuD:
+    case Op::FcvtLD: case Op::FcvtLuD:
+      toInteger(op, fm);
+      break;
+    case Op::FcvtSW: case Op::FcvtSWu: case Op::FcvtSL: case Op::FcvtSLu: case Op::FcvtDW: case Op::FcvtDWu:
+    case Op::FcvtDL: case Op::FcvtDLu:
+      fromInteger(op, fm);
+      break;
+    case Op::FcvtSD: case Op::FcvtDS: convertFormat(op); break;
+    default: break;  // every F/D op is a case above
   }
   return faults_;
 }

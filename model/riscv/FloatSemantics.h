@@ -2,12 +2,12 @@
 // What an F or D instruction does when sstatus.FS is on (the caller faults
 // it otherwise: Semantics.cpp), as Z3 terms over the F/D state of the
 // register file (RegisterFile.h): RISC-V Unprivileged ISA chapters "F"
-// and "D". Exact: loads, stores, moves, sign injection, fclass, compares,
-// min/max (with NaN-boxing of single-precision values: a single written to
-// an f register has its upper 32 bits all ones; one read from a register
-// that is not so boxed is the canonical NaN). The arithmetic and the
-// conversions give a fresh value and may set any fflags bit: their
-// results are unknown to the model, never guessed (docs/model-riscv.md).
+// and "D". Loads, stores, moves, sign injection, fclass, compares and
+// min/max on the bits, with NaN boxing of single-precision values (a
+// single written to an f register has its upper 32 bits all ones; one read
+// from a register that is not so boxed is the canonical NaN); arithmetic
+// and conversions with Z3's floating-point theory, NaN results canonical,
+// fflags exact (docs/model-riscv.md, "Floating point").
 #include <string>
 #include <vector>
 

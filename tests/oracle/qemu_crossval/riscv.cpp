@@ -587,6 +587,11 @@ class Run {
       a += lengthOfBits(w);
     }
     for (size_t i = 0; i < diffs.size() && i < 8; ++i) std::cout << "    " << diffs[i] << "\n";
+    if (fd_) {
+      std::cout << "    f at entry:";
+      for (unsigned r = 0; r < 32; ++r) std::cout << " f" << r << "=" << hex(cs.f[r]);
+      std::cout << "\n";
+    }
   }
 };
 
