@@ -328,6 +328,20 @@ TEST_CASE("with sstatus.FS set by the code, F and D run: moves, NaN boxing, fcla
         0x0102030405060708);
   CHECK(run({I(0x23, 2, 0, sp, 0) | (a1 << 20), I(0x07, 2, fa0, sp, 0), fmvXD}, {{a1, 0x89abcdef}}, a0) ==
         0xffffffff89abcdef);
+  // Arithmetic and conversions (F, "Single-Precision Floating-Point
+  // Computational Instructions", "Domains of float-to-integer conversions"):
+  // 1.0 / 0.0 is +inf with DZ (fflags 0x08); sqrt(-1.0) the canonical NaN
+  // with NV; fcvt.w.d (rtz) of a NaN the largest int32 with NV, fcvt.wu.d
+  // of -1.0 zero with NV; fcvt.w.d of 2.5 under rne 2 with NX (0x01).
+  const uint32_t fdivD = fp(0x03, 1, 7, fa0, fa1, fa2), fsqrtD = fp(0x0b, 1, 7, fa0, fa1, 0);
+  CHECK(run({toFa1, toFa2, fdivD, fmvXD}, {{a1, 0x3ff0000000000000}, {a2, 0}}, a0) == 0x7ff0000000000000);
+  CHECK(run({toFa1, toFa2, fdivD, frflags}, {{a1, 0x3ff0000000000000}, {a2, 0}}, a2) == 0x08);
+  CHECK(run({toFa1, fsqrtD, fmvXD}, {{a1, 0xbff0000000000000}}, a0) == 0x7ff8000000000000);
+  CHECK(run({toFa1, fsqrtD, frflags}, {{a1, 0xbff0000000000000}}, a2) == 0x10);
+  CHECK(run({toFa1, fp(0x18, 1, 1, a0, fa1, 0)}, {{a1, 0x7ff8000000000000}}, a0) == 0x7fffffff);
+  CHECK(run({toFa1, fp(0x18, 1, 1, a0, fa1, 1), frflags}, {{a1, 0xbff0000000000000}}, a2) == 0x10);
+  CHECK(run({toFa1, fp(0x18, 1, 0, a0, fa1, 0)}, {{a1, 0x4004000000000000}}, a0) == 2);
+  CHECK(run({toFa1, fp(0x18, 1, 0, a0, fa1, 0), frflags}, {{a1, 0x4004000000000000}}, a2) == 0x01);
   // Clearing FS again (csrc sstatus with both bits) makes the next one fault.
   z3::context c;
   ConcreteRun off = runOn(c, t, {0x000062b7, I(0x73, 2, zero, t0, 0x100), I(0x73, 3, zero, t0, 0x100), fmvDX}, {});
