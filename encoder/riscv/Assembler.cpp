@@ -215,6 +215,7 @@ class Assembler {
       EncodeContext c;
       c.xlen = opt_.xlen;
       c.rvc = s.rvc;
+      c.fd = opt_.fd;
       c.address = at;
       c.names = &names;
       c.requireKernelReach = opt_.requireKernelReach;
@@ -319,6 +320,7 @@ class Assembler {
     EncodeContext probe;
     probe.xlen = opt_.xlen;
     probe.rvc = s.rvc;
+    probe.fd = opt_.fd;
     probe.address = addressOf(size_t(&s - statements_.data()));
     probe.names = &names;
     auto one = encode(direct, probe);

@@ -18,6 +18,7 @@ namespace patchcheck::riscv {
 struct AssemblyOptions {
   unsigned xlen = 64;
   bool rvc = true;                            // the C extension (the variant's)
+  bool fd = false;                            // the F and D extensions (the variant's)
   Value base = Value::constant(0);            // address of the first unit
   std::map<std::string, uint64_t> symbols;    // concrete addresses
   std::set<std::string> symbolic;             // symbols without a fixed address

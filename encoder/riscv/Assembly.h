@@ -24,7 +24,7 @@ struct Operand {
 
 struct AssembledUnit {
   const Row* row = nullptr;          // nullptr: data (.word, .half, ...) or a raw .insn
-  std::array<Operand, 4> operands;   // data: operands[0].expr
+  std::array<Operand, 5> operands;   // data: operands[0].expr
   Value address;                     // where the unit lies
   unsigned bytes = 4;
   uint64_t bits = 0;                 // every bit not in symbolicMask

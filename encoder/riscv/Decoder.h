@@ -29,7 +29,9 @@ struct Decoded {
   const Row* row = nullptr;  // the canonical row (objdump -M no-aliases); nullptr: no instruction
   unsigned length = 0;       // 2 or 4; 0 when the low bits announce a longer instruction
   Op op = Op::Unimp;
-  uint8_t rd = 0, rs1 = 0, rs2 = 0;
+  uint8_t rd = 0, rs1 = 0, rs2 = 0;  // F/D: f or x registers as the op says (FloatOperands)
+  uint8_t rs3 = 0;                    // fmadd and the other R4 instructions
+  uint8_t rm = 0;                     // F/D: bits 14:12 (the rounding mode where the op rounds)
   int64_t imm = 0;
   uint16_t csr = 0;
   uint8_t pred = 0, succ = 0;
@@ -47,19 +49,21 @@ constexpr unsigned lengthOf(uint16_t parcel) {
 
 // `bits`: the instruction, low parcel first (a 16-bit one in the low half;
 // the upper half is ignored). `xlen` 32 or 64; `rvc`: the C extension is
-// on (without it a 16-bit parcel is an illegal instruction).
-Decoded decode(uint32_t bits, unsigned xlen, bool rvc);
+// on (without it a 16-bit parcel is an illegal instruction); `fd`: the F
+// and D extensions are (without them their encodings are no instruction).
+Decoded decode(uint32_t bits, unsigned xlen, bool rvc, bool fd = false);
 // The same from memory (little-endian parcels); length 0 and no row when
 // `bytes` is shorter than the instruction.
-Decoded decode(std::span<const uint8_t> bytes, unsigned xlen, bool rvc);
+Decoded decode(std::span<const uint8_t> bytes, unsigned xlen, bool rvc, bool fd = false);
 
 // The first row (in table order, aliases included) that accepts the bits:
 // what objdump prints. nullptr when none does. Like objdump it takes an
-// RV32 shift by 32..63, which the architecture reserves (decode does not).
-const Row* decodeAlias(uint32_t bits, unsigned xlen, bool rvc);
+// RV32 shift by 32..63, which the architecture reserves (decode does not),
+// and the reserved rounding modes 5 and 6 (it prints them "unknown").
+const Row* decodeAlias(uint32_t bits, unsigned xlen, bool rvc, bool fd = false);
 
 // Does the row accept these bits on that target (fixed bits, width and
 // the row's register and immediate rules)?
-bool rowMatches(const Row&, uint32_t bits, unsigned xlen, bool rvc);
+bool rowMatches(const Row&, uint32_t bits, unsigned xlen, bool rvc, bool fd = false);
 
 }  // namespace patchcheck::riscv

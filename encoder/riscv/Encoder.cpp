@@ -50,6 +50,11 @@ std::string kindSyntax(Opnd k) {
     case Opnd::Succ: return "succ";
     case Opnd::AmoAddr: return "(rs1)";
     case Opnd::Shamt: case Opnd::ShamtW: case Opnd::CShamt: return "shamt";
+    case Opnd::Fd: case Opnd::CFdP: return "fd";
+    case Opnd::Fs1: case Opnd::FRs1Rs2: return "fs1";
+    case Opnd::Fs2: case Opnd::CFs2P: case Opnd::CFs2: return "fs2";
+    case Opnd::Fs3: return "fs3";
+    case Opnd::Rm: return "rm";
     default: return isMemoryKind(k) ? "offset(rs1)" : "imm";
   }
 }
@@ -72,20 +77,6 @@ std::optional<unsigned> parseSet(std::string_view s) {
   for (unsigned v = 1; v < 16; ++v)
     if (s == spellings[v]) return v;
   return std::nullopt;
-}
-
-// The F and D extensions' mnemonics (Unprivileged ISA chapters 11-12) and
-// their aliases: refused by name rather than as unknown.
-bool isFloatingPoint(std::string_view m) {
-  if (m.starts_with("c.f")) m.remove_prefix(2);
-  if (!m.starts_with("f") || m.starts_with("fence")) return false;
-  static constexpr std::string_view stems[] = {"fl",    "fs",    "fadd",  "fsub", "fmul",   "fdiv",  "fsqrt", "fmin",
-                                               "fmax",  "fmadd", "fmsub", "fnm",  "fcvt",   "fmv",   "feq",   "flt",
-                                               "fle",   "fgt",   "fge",   "fclass", "fneg", "fabs",  "frcsr", "fscsr",
-                                               "frrm",  "fsrm",  "frflags", "fsflags", "frsr", "fssr"};
-  for (std::string_view s : stems)
-    if (m.starts_with(s)) return true;
-  return false;
 }
 
 bool fits(int64_t v, unsigned bits, bool isSigned) {
@@ -170,6 +161,27 @@ class RowFit {
     return std::nullopt;
   }
 
+  // f registers: only as written (no pseudo-instruction makes one).
+  std::optional<Mismatch> floatRegisterOperand(Opnd k, const Arg& a, Operand& op, AssembledUnit& u) {
+    auto r = a.kind == Arg::Kind::Text ? parseFpr(trim(a.text.text)) : std::nullopt;
+    if (!r) return Mismatch{a.text.column, "expected a floating-point register, got '" + std::string(a.text.text) + "'"};
+    op.reg = *r;
+    bool prime = *r >= 8 && *r <= 15;
+    switch (k) {
+      case Opnd::Fd: u.bits |= *r << 7; break;
+      case Opnd::Fs1: u.bits |= *r << 15; break;
+      case Opnd::Fs2: u.bits |= *r << 20; break;
+      case Opnd::Fs3: u.bits |= *r << 27; break;
+      case Opnd::FRs1Rs2: u.bits |= (*r << 15) | (*r << 20); break;
+      case Opnd::CFs2: u.bits |= *r << 2; break;
+      default:  // CFdP, CFs2P
+        if (!prime) return Mismatch{a.text.column, "a compressed register is one of f8..f15"};
+        u.bits |= (*r - 8) << 2;
+        break;
+    }
+    return std::nullopt;
+  }
+
   std::variant<Expr, Mismatch> expression(const Arg& a, std::string_view text, unsigned column) {
     if (a.kind == Arg::Kind::Expression) return a.expr;
     if (a.kind == Arg::Kind::Register)
@@ -186,6 +198,18 @@ class RowFit {
 
   std::optional<Mismatch> operand(Opnd k, const Arg& a, Operand& op, AssembledUnit& u) {
     if (isRegisterKind(k)) return registerOperand(k, a, op, u);
+    if (isFloatRegisterKind(k)) return floatRegisterOperand(k, a, op, u);
+    if (k == Opnd::Rm) {
+      std::string_view name = trim(a.text.text);
+      for (unsigned m = 0; m < 8; ++m)
+        if (kRoundingModes[m] && name == kRoundingModes[m]) {
+          op.expr.value = Value::constant(m);
+          u.bits |= m << 12;
+          return std::nullopt;
+        }
+      return Mismatch{a.text.column, "expected a rounding mode (rne, rtz, rdn, rup, rmm, dyn), got '" +
+                                         std::string(a.text.text) + "'"};
+    }
     std::string_view text = a.text.text;
     unsigned column = a.text.column;
     if (k == Opnd::Csr && a.kind == Arg::Kind::Text)
@@ -368,14 +392,11 @@ bool knownMnemonic(std::string_view m) { return rowsNamed(m) != nullptr; }
 
 std::variant<AssembledUnit, Mismatch> encode(const Request& q, const EncodeContext& c) {
   const std::vector<const Row*>* rows = rowsNamed(q.mnemonic);
-  if (!rows && isFloatingPoint(q.mnemonic))
-    return Mismatch{q.column, "'" + q.mnemonic + "' is a floating-point (F/D) instruction, which this assembler "
-                                  "does not encode (docs/encoder-riscv.md)"};
   if (!rows) return Mismatch{q.column, "unknown instruction '" + q.mnemonic + "'"};
   std::optional<Mismatch> best;
   bool anyCount = false, anyHere = false;
   for (const Row* r : *rows) {
-    if (!r->availableOn(c.xlen, c.rvc) || (r->flags & kPrintOnly)) continue;
+    if (!r->availableOn(c.xlen, c.rvc, c.fd) || (r->flags & kPrintOnly)) continue;
     anyHere = true;
     if (r->length() < c.minLength || syntaxCount(*r) != q.args.size()) continue;
     anyCount = true;
@@ -387,15 +408,19 @@ std::variant<AssembledUnit, Mismatch> encode(const Request& q, const EncodeConte
     if (!best || !(r->flags & kCompressed)) best = m;
   }
   if (!anyHere) {
-    bool c16 = false;
-    for (const Row* r : *rows) c16 = c16 || (r->flags & kCompressed);
-    return Mismatch{q.column, "'" + q.mnemonic + "' is not available on rv" + std::to_string(c.xlen) +
+    bool c16 = false, float_ = false;
+    for (const Row* r : *rows) c16 = c16 || (r->flags & kCompressed), float_ = float_ || (r->exts & (kF | kD));
+    std::string rv = "rv" + std::to_string(c.xlen);
+    if (float_ && !c.fd)
+      return Mismatch{q.column, "'" + q.mnemonic + "' needs the F and D extensions, which the target has not (" + rv +
+                                    "imafdc or " + rv + "gc has them)"};
+    return Mismatch{q.column, "'" + q.mnemonic + "' is not available on " + rv +
                                   (c16 && !c.rvc ? " without the C extension (.option rvc)" : "")};
   }
   if (!anyCount) {
     std::string forms;
     for (const Row* r : *rows)
-      if (r->availableOn(c.xlen, c.rvc) && !(r->flags & kCompressed))
+      if (r->availableOn(c.xlen, c.rvc, c.fd) && !(r->flags & kCompressed))
         forms += (forms.empty() ? "" : " | ") + syntaxOf(*r);
     if (forms.empty()) forms = syntaxOf(*rows->front());
     return Mismatch{q.column, "'" + q.mnemonic + "' takes " + forms + " (got " + std::to_string(q.args.size()) +

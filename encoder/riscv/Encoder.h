@@ -45,6 +45,7 @@ class Names : public gnu::NameResolver {
 struct EncodeContext {
   unsigned xlen = 64;
   bool rvc = true;
+  bool fd = false;                   // the F and D extensions
   Value address;                     // of the unit
   unsigned minLength = 2;            // relaxation: rows shorter than this are skipped
   const Names* names = nullptr;

@@ -1,5 +1,9 @@
 #include "encoder/riscv/InstructionTable.h"
 
+#include <vector>
+
+#include "encoder/riscv/FloatRows.h"
+
 // Encodings: RISC-V Unprivileged ISA (20191213), chapter 24 "RV32/64G
 // Instruction Set Listings" and chapter 16 "C" (Tables 16.4-16.7); the
 // privileged ones from the Privileged ISA, chapter 9 (sret, mret, wfi,
@@ -22,7 +26,7 @@ constexpr uint32_t op(uint32_t opcode, uint32_t f3 = 0, uint32_t f7 = 0) {
 constexpr uint32_t amo(uint32_t f5, uint32_t f3, uint32_t aqrl) { return 0x2f | (f3 << 12) | (aqrl << 25) | (f5 << 27); }
 constexpr uint32_t csr(uint32_t f3, uint32_t number) { return 0x73 | (f3 << 12) | (number << 20); }
 
-constexpr uint8_t C = kC, A = kA, M = kM, Z = kZicsr;
+constexpr uint16_t C = kC, A = kA, M = kM, Z = kZicsr;
 constexpr uint16_t Al = kAlias, Cm = kCompressed, AlC = kAlias | kCompressed;
 
 #define ROW(name, o, match, mask, ...) Row{name, Op::o, match, mask, {__VA_ARGS__}
@@ -383,7 +387,15 @@ constexpr ImmLayout layout(std::initializer_list<Piece> ps, uint8_t bits, bool i
 
 }  // namespace
 
-std::span<const Row> instructionTable() { return kTable; }
+std::span<const Row> instructionTable() {
+  // The F and D rows first: their fcsr aliases must precede csrr and csrw.
+  static const std::vector<Row> all = [] {
+    std::vector<Row> v(floatRows().begin(), floatRows().end());
+    v.insert(v.end(), std::begin(kTable), std::end(kTable));
+    return v;
+  }();
+  return all;
+}
 
 const ImmLayout& layoutOf(Opnd k) {
   // Unprivileged ISA 2.3 (Figure 2.4, immediate encoding variants) and
@@ -448,6 +460,14 @@ uint32_t operandBits(Opnd k) {
     case Opnd::CRdP: case Opnd::CRs2P: return 0x1c;
     case Opnd::CRdP9: case Opnd::CRs1P9: case Opnd::CRdRs1P9: return 0x380;
     case Opnd::CMemW: case Opnd::CMemD: return bits | 0x380;
+    case Opnd::Fd: return 0xf80;
+    case Opnd::Fs1: return 0xf8000;
+    case Opnd::Fs2: return 0x1f00000;
+    case Opnd::Fs3: return 0xf8000000;
+    case Opnd::FRs1Rs2: return 0x1ff8000;
+    case Opnd::Rm: return 0x7000;
+    case Opnd::CFdP: case Opnd::CFs2P: return 0x1c;
+    case Opnd::CFs2: return 0x7c;
     default: return bits;
   }
 }
@@ -478,6 +498,15 @@ bool isRegisterKind(Opnd k) {
     case Opnd::Rd: case Opnd::Rs1: case Opnd::Rs2: case Opnd::CRs1Hi: case Opnd::CRs2: case Opnd::CRdP:
     case Opnd::CRs2P: case Opnd::CRdP9: case Opnd::CRs1P9: case Opnd::Same: case Opnd::RdRs1: case Opnd::CRdRs1P9: case Opnd::SpRd: case Opnd::SpRs1:
     case Opnd::ZeroRs1: case Opnd::ZeroRs2:
+      return true;
+    default: return false;
+  }
+}
+
+bool isFloatRegisterKind(Opnd k) {
+  switch (k) {
+    case Opnd::Fd: case Opnd::Fs1: case Opnd::Fs2: case Opnd::Fs3: case Opnd::FRs1Rs2: case Opnd::CFdP:
+    case Opnd::CFs2P: case Opnd::CFs2:
       return true;
     default: return false;
   }

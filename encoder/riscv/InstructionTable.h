@@ -56,6 +56,14 @@ enum class Opnd : uint8_t {
   CMemLwsp, CMemLdsp, CMemSwsp, CMemSdsp,  // offset(sp)
   CMemW, CMemD,   // offset(rs1'), rs1' in 9:7
   CBr, CJmp,      // c.beqz/c.bnez and c.j/c.jal targets
+  // F and D (Unprivileged ISA chapters "F" and "D"): f registers in the
+  // x-register fields, fs3 of the R4 format, the rounding mode
+  Fd, Fs1, Fs2,   // f registers at 11:7, 19:15, 24:20
+  Fs3,            // f register at 31:27 (fmadd, ...)
+  FRs1Rs2,        // one f register written to both 19:15 and 24:20 (fmv.s, fneg.s, fabs.s)
+  Rm,             // rounding mode, 14:12: rne rtz rdn rup rmm (dyn is the row without it)
+  CFdP, CFs2P,    // f8..f15 in 4:2, as rd (c.fld, c.flw) or rs2 (c.fsd, c.fsw)
+  CFs2,           // an f register in 6:2 (c.fsdsp, c.fswsp); c.fldsp's rd is Fd
 };
 
 // The operation a row performs: the model switches on it.
@@ -78,12 +86,24 @@ enum class Op : uint8_t {
   Sret, Mret, Wfi, SfenceVma,
   // an encoding the ISA defines as illegal (unimp, c.unimp)
   Unimp,
+  // F and D: loads and stores, then one op per operation and format
+  Flw, Fsw, Fld, Fsd,
+  FmaddS, FmsubS, FnmsubS, FnmaddS, FaddS, FsubS, FmulS, FdivS, FsqrtS, FsgnjS, FsgnjnS, FsgnjxS,
+  FminS, FmaxS, FcvtWS, FcvtWuS, FcvtLS, FcvtLuS, FcvtSW, FcvtSWu, FcvtSL, FcvtSLu,
+  FmvXW, FmvWX, FeqS, FltS, FleS, FclassS,
+  FmaddD, FmsubD, FnmsubD, FnmaddD, FaddD, FsubD, FmulD, FdivD, FsqrtD, FsgnjD, FsgnjnD, FsgnjxD,
+  FminD, FmaxD, FcvtWD, FcvtWuD, FcvtLD, FcvtLuD, FcvtDW, FcvtDWu, FcvtDL, FcvtDLu,
+  FcvtSD, FcvtDS, FmvXD, FmvDX, FeqD, FltD, FleD, FclassD,
 };
 
+// Is the op one of the F and D extensions'?
+constexpr bool isFloatOp(Op op) { return op >= Op::Flw; }
+
 // Extensions a row needs.
-enum Ext : uint8_t {
+enum Ext : uint16_t {
   kI = 1 << 0, kM = 1 << 1, kA = 1 << 2, kZicsr = 1 << 3, kZifencei = 1 << 4, kC = 1 << 5,
   kPriv = 1 << 6,  // privileged architecture
+  kF = 1 << 7, kD = 1 << 8,  // floating point; a target has both or neither (G = IMAFD)
 };
 
 enum Flag : uint16_t {
@@ -96,14 +116,15 @@ enum Flag : uint16_t {
   kLink = 1 << 6,        // writes a return address
   kTransfer = 1 << 7,    // a jump or branch
   kPrintOnly = 1 << 8,   // objdump prints it; GNU as never picks it (jal to a label on RV32 stays 4 bytes)
+  kRs1EqRs2 = 1 << 9,    // rs1 (19:15) and rs2 (24:20) must be equal (fmv.s, fneg.d, ...)
 };
 
 struct Row {
   std::string_view mnemonic;
   Op op;
   uint32_t match, mask;           // an instruction of this row has (bits & mask) == match
-  std::array<Opnd, 4> operands;   // in syntax order; Opnd::None ends the list
-  uint8_t exts = kI;
+  std::array<Opnd, 5> operands;   // in syntax order; Opnd::None ends the list
+  uint16_t exts = kI;
   uint8_t xlen = 0;               // 0: both; 32 or 64: only there
   uint16_t flags = 0;
 
@@ -113,8 +134,9 @@ struct Row {
     return n;
   }
   unsigned length() const { return (flags & kCompressed) ? 2 : 4; }
-  bool availableOn(unsigned bits, bool rvc) const {
-    return (xlen == 0 || xlen == bits) && (rvc || !(flags & kCompressed));
+  // `fd`: the target has the F and D extensions.
+  bool availableOn(unsigned bits, bool rvc, bool fd = false) const {
+    return (xlen == 0 || xlen == bits) && (rvc || !(flags & kCompressed)) && (fd || !(exts & (kF | kD)));
   }
 };
 
@@ -145,7 +167,12 @@ constexpr unsigned rdOf(uint32_t w) { return (w >> 7) & 31; }
 constexpr unsigned rs1Of(uint32_t w) { return (w >> 15) & 31; }
 constexpr unsigned rs2Of(uint32_t w) { return (w >> 20) & 31; }
 
-// Is this row's operand a register the syntax names (not a literal)?
+// Is this row's operand an x register (isRegisterKind; a literal such as
+// sp or zero included) or an f register (isFloatRegisterKind)?
 bool isRegisterKind(Opnd);
+bool isFloatRegisterKind(Opnd);
+
+// The rounding-mode field's names (14:12); 5 and 6 are reserved.
+constexpr const char* kRoundingModes[8] = {"rne", "rtz", "rdn", "rup", "rmm", nullptr, nullptr, "dyn"};
 
 }  // namespace patchcheck::riscv

@@ -105,7 +105,7 @@ class RiscvObjectCode final : public patchcheck::ObjectCode {
   std::optional<BranchTarget> branchTarget(std::span<const uint8_t> insn, uint64_t address, const ObjectRelocation* r,
                                            const patchcheck::Target& t) const override {
     if (insn.size() < 2) return std::nullopt;
-    Decoded d = decode(insn, xlenOf(t), rvcOf(t));
+    Decoded d = decode(insn, xlenOf(t), rvcOf(t), fdOf(t));
     if (!d.row || d.length != insn.size()) return std::nullopt;
     bool relocated = r && r->rela && r->at == 0;
     if (d.op == Op::Auipc && relocated && isCall(r->type)) return BranchTarget{true, r->addend};
@@ -128,16 +128,20 @@ class RiscvObjectCode final : public patchcheck::ObjectCode {
     uint32_t bits = bitsOf(line.bytes);
     char raw[32];
     std::snprintf(raw, sizeof raw, line.bytes.size() == 2 ? ".2byte 0x%04x" : ".4byte 0x%08x", unsigned(bits));
-    // An encoding the plug-in does not know (F, D, V, ...) would run as an
-    // illegal instruction in the model: refused by name, never proven.
-    if (!decode(line.bytes, xlenOf(t), rvcOf(t)).row)
+    // An encoding the target does not have (F and D on a variant without
+    // them; V and the other extensions on any) would run as an illegal
+    // instruction in the model: refused by name, never proven. F and D
+    // instructions on a variant with them decode; the model runs them as
+    // kernel code does (docs/model-riscv.md, "Floating point").
+    if (!decode(line.bytes, xlenOf(t), rvcOf(t), fdOf(t)).row)
       return {"", "the " + std::to_string(line.bytes.size()) + "-byte encoding " + std::string(raw + 7) +
-                      " is no instruction the riscv plug-in models (F/D and other extensions are not)"};
+                      " is no instruction of target " + std::string(t.variantName()) +
+                      (fdOf(t) ? "" : " (F and D need a variant with them, such as rv64imafdc)")};
     if (!line.relocation) return {raw, ""};
     const ObjectRelocation& r = *line.relocation;
     if (!r.rela) return {"", "a REL relocation (RISC-V objects use RELA)"};
     std::string expr = symbolPlus(r.symbol, r.addend);
-    SplitLine insn = splitLine(disassemble(bits, line.offset, xlenOf(t), rvcOf(t)));
+    SplitLine insn = splitLine(disassemble(bits, line.offset, xlenOf(t), rvcOf(t), Spelling::Aliases, fdOf(t)));
     size_t comma = insn.operands.rfind(',');
     std::string head = comma == std::string::npos ? "" : insn.operands.substr(0, comma + 1);
     switch (r.type) {

@@ -15,7 +15,21 @@
 namespace patchcheck::riscv {
 namespace {
 
-constexpr std::array<std::string_view, 4> kVariants = {"rv64imac", "rv64ima", "rv32imac", "rv32ima"};
+// The first four are Linux's (Plugin.h); the others add F and D (G is
+// IMAFD with Zicsr and Zifencei, Unprivileged ISA "RV32/64G"), as user
+// code and hard-float objects are built.
+struct VariantInfo {
+  unsigned xlen;
+  bool rvc, fd;
+};
+constexpr std::array<std::string_view, 12> kVariants = {"rv64imac",   "rv64ima",   "rv32imac",   "rv32ima",
+                                                        "rv64imafdc", "rv64imafd", "rv32imafdc", "rv32imafd",
+                                                        "rv64gc",     "rv64g",     "rv32gc",     "rv32g"};
+constexpr std::array<VariantInfo, 12> kVariantInfo = {{{64, true, false}, {64, false, false}, {32, true, false},
+                                                        {32, false, false}, {64, true, true}, {64, false, true},
+                                                        {32, true, true}, {32, false, true}, {64, true, true},
+                                                        {64, false, true}, {32, true, true}, {32, false, true}}};
+const VariantInfo& infoOf(uint8_t variant) { return kVariantInfo.at(variant); }
 constexpr std::array<std::string_view, 2> kAbis = {"lp64", "ilp32"};
 // Ziccif (the ratified rule for fetches of modified code, Unprivileged ISA
 // "Ziccif") and Ziccid: the fetch models checker/fetch/ defines for RISC-V.
@@ -28,15 +42,19 @@ class RiscvIsa final : public patchcheck::IsaPlugin {
   const LitmusDialect* litmus() const override { return &litmusDialect(); }
   std::span<const std::string_view> variants() const override { return kVariants; }
   std::span<const std::string_view> abis() const override { return kAbis; }
-  uint8_t defaultAbi(uint8_t variant) const override { return variant < 2 ? 0 : 1; }
+  uint8_t defaultAbi(uint8_t variant) const override { return infoOf(variant).xlen == 64 ? 0 : 1; }
   uint8_t defaultVariant() const override { return 0; }
   Endian defaultEndian() const override { return Endian::Little; }
   Endian instructionByteOrder(const patchcheck::Target&) const override { return Endian::Little; }
-  unsigned registerBits(uint8_t variant) const override { return variant < 2 ? 64 : 32; }
+  unsigned registerBits(uint8_t variant) const override { return infoOf(variant).xlen; }
   std::optional<std::string> problem(const patchcheck::Target& t) const override {
-    if (t.variant >= kVariants.size()) return "the variant of riscv is one of rv64imac, rv64ima, rv32imac, rv32ima";
+    if (t.variant >= kVariants.size()) {
+      std::string names;
+      for (std::string_view v : kVariants) names += (names.empty() ? "" : ", ") + std::string(v);
+      return "the variant of riscv is one of " + names;
+    }
     if (t.abi >= kAbis.size()) return "the ABI of " + std::string(t.variantName()) + " is lp64 or ilp32";
-    if ((t.abi == 0) != (t.variant < 2))
+    if ((t.abi == 0) != (infoOf(t.variant).xlen == 64))
       return "ABI " + std::string(kAbis[t.abi]) + " needs " + (t.abi == 0 ? "RV64" : "RV32") + " (" +
              std::string(t.variantName()) + " takes " + std::string(kAbis[defaultAbi(t.variant)]) + ")";
     if (t.endian != Endian::Little) return "RISC-V is little-endian (Unprivileged ISA 1.5)";
@@ -64,7 +82,7 @@ class RiscvIsa final : public patchcheck::IsaPlugin {
         at += 2;
         continue;
       }
-      out += riscv::disassemble(bits, address + at, xlenOf(t), rvcOf(t));
+      out += riscv::disassemble(bits, address + at, xlenOf(t), rvcOf(t), Spelling::Aliases, fdOf(t));
       at += n;
     }
     return out;
@@ -88,6 +106,7 @@ class RiscvIsa final : public patchcheck::IsaPlugin {
     AssemblyOptions a;
     a.xlen = xlenOf(o.target);
     a.rvc = rvcOf(o.target);
+    a.fd = fdOf(o.target);
     a.base = o.base;
     a.symbols = o.symbols;
     a.symbolic = o.symbolic;
@@ -156,9 +175,10 @@ class RiscvIsa final : public patchcheck::IsaPlugin {
     std::string out;
     for (const Row& r : instructionTable()) {
       char row[160];
-      snprintf(row, sizeof row, "%s|op=%u|match=%08x|mask=%08x|operands=%u,%u,%u,%u|exts=%02x|xlen=%u|flags=%03x\n",
+      snprintf(row, sizeof row, "%s|op=%u|match=%08x|mask=%08x|operands=%u,%u,%u,%u,%u|exts=%03x|xlen=%u|flags=%03x\n",
                std::string(r.mnemonic).c_str(), unsigned(r.op), r.match, r.mask, unsigned(r.operands[0]),
-               unsigned(r.operands[1]), unsigned(r.operands[2]), unsigned(r.operands[3]), unsigned(r.exts),
+               unsigned(r.operands[1]), unsigned(r.operands[2]), unsigned(r.operands[3]), unsigned(r.operands[4]),
+               unsigned(r.exts),
                unsigned(r.xlen), unsigned(r.flags));
       out += row;
     }
@@ -219,12 +239,17 @@ const patchcheck::IsaPlugin& plugin() {
 
 unsigned xlenOf(const patchcheck::Target& t) {
   if (t.isa != &plugin()) throw std::logic_error("riscv::xlenOf: " + t.str() + " is not a RISC-V target");
-  return t.variant < 2 ? 64 : 32;
+  return infoOf(t.variant).xlen;
 }
 
 bool rvcOf(const patchcheck::Target& t) {
   if (t.isa != &plugin()) throw std::logic_error("riscv::rvcOf: " + t.str() + " is not a RISC-V target");
-  return t.variant == 0 || t.variant == 2;
+  return infoOf(t.variant).rvc;
+}
+
+bool fdOf(const patchcheck::Target& t) {
+  if (t.isa != &plugin()) throw std::logic_error("riscv::fdOf: " + t.str() + " is not a RISC-V target");
+  return infoOf(t.variant).fd;
 }
 
 }  // namespace patchcheck::riscv

@@ -4,6 +4,7 @@
 
 #include "encoder/riscv/Csrs.h"
 #include "encoder/riscv/Decoder.h"
+#include "encoder/riscv/InstructionTable.h"
 #include "encoder/riscv/Registers.h"
 
 namespace patchcheck::riscv {
@@ -41,6 +42,12 @@ unsigned registerOf(Opnd k, uint32_t w, unsigned first) {
     case Opnd::CRdP9: case Opnd::CRs1P9: case Opnd::CRdRs1P9: return prime(w >> 7);
     case Opnd::Same: return first;
     case Opnd::SpRd: case Opnd::SpRs1: return 2;
+    case Opnd::Fd: return rdOf(w);
+    case Opnd::Fs1: case Opnd::FRs1Rs2: return rs1Of(w);
+    case Opnd::Fs2: return rs2Of(w);
+    case Opnd::Fs3: return w >> 27;
+    case Opnd::CFdP: case Opnd::CFs2P: return prime(w >> 2);
+    case Opnd::CFs2: return (w >> 2) & 31;
     default: return 0;
   }
 }
@@ -60,7 +67,16 @@ void appendOperand(std::string& s, Opnd k, uint32_t w, uint64_t address, unsigne
     s += gprName(registerOf(k, w, first));
     return;
   }
+  if (isFloatRegisterKind(k)) {
+    s += fprName(registerOf(k, w, first));
+    return;
+  }
   switch (k) {
+    case Opnd::Rm: {  // objdump 2.40 prints the reserved 5 and 6 as "unknown"
+      const char* name = kRoundingModes[(w >> 12) & 7];
+      s += name ? name : "unknown";
+      return;
+    }
     case Opnd::ZeroImm: s += '0'; return;
     case Opnd::MemI: case Opnd::MemS: memory(rs1Of(w)); return;
     case Opnd::CMemLwsp: case Opnd::CMemLdsp: case Opnd::CMemSwsp: case Opnd::CMemSdsp: memory(2); return;
@@ -82,11 +98,11 @@ void appendOperand(std::string& s, Opnd k, uint32_t w, uint64_t address, unsigne
 
 }  // namespace
 
-std::string disassemble(uint32_t bits, uint64_t address, unsigned xlen, bool rvc, Spelling spelling) {
+std::string disassemble(uint32_t bits, uint64_t address, unsigned xlen, bool rvc, Spelling spelling, bool fd) {
   unsigned length = lengthOf(uint16_t(bits));
   uint32_t w = length == 2 ? (bits & 0xffff) : bits;
   const Row* r = nullptr;
-  if (length == 4 || (length == 2 && rvc)) r = spelling == Spelling::Aliases ? decodeAlias(w, xlen, rvc) : decode(w, xlen, rvc).row;
+  if (length == 4 || (length == 2 && rvc)) r = spelling == Spelling::Aliases ? decodeAlias(w, xlen, rvc, fd) : decode(w, xlen, rvc, fd).row;
   std::string s;
   if (!r) {
     char buf[32];

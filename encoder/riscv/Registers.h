@@ -11,6 +11,10 @@ namespace patchcheck::riscv {
 std::optional<unsigned> parseGpr(std::string_view);
 // The ABI name ("t0", "s0"), as objdump prints it.
 std::string_view gprName(unsigned reg);
+// f registers (F, "Floating-Point Register State"; psABI's names): f0..f31
+// or ft0..ft11, fs0..fs11, fa0..fa7. objdump prints the ABI name.
+std::optional<unsigned> parseFpr(std::string_view);
+std::string_view fprName(unsigned reg);
 
 namespace reg {
 constexpr unsigned zero = 0, ra = 1, sp = 2, gp = 3, tp = 4, t0 = 5, t1 = 6, t2 = 7, s0 = 8, fp = 8, s1 = 9,

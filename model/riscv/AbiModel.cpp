@@ -76,6 +76,16 @@ void callExternal(MachineState& s, const std::string& name, unsigned tag) {
   // The callee may leave a reservation of its own (an LR without an SC).
   s.regs[regfile::reservation] = c.bool_const((prefix + "reservation").c_str());
   s.regs[regfile::reservationAddress] = c.bv_const((prefix + "reservation_addr").c_str(), 64);
+  if (s.regs.size() > regfile::fsOn) {
+    // F/D state: the psABI's callee-saved fs0-fs11 (f8, f9, f18-f27) are
+    // kept; the other f registers and fflags may change, and so may FS
+    // (kernel_fpu_begin/end turn it on and off).
+    for (unsigned r = 0; r < 32; ++r)
+      if (r != 8 && r != 9 && (r < 18 || r > 27))
+        s.regs[regfile::f(r)] = c.bv_const((prefix + std::string(fprName(r))).c_str(), 64);
+    s.regs[regfile::fflags] = c.bv_const((prefix + "fflags").c_str(), 5);
+    s.regs[regfile::fsOn] = c.bool_const((prefix + "sstatus.FS").c_str());
+  }
   z3::expr clobbered = c.constant((prefix + "mem").c_str(), c.array_sort(c.bv_sort(64), c.bv_sort(8)));
   z3::expr a = c.bv_const((prefix + "addr").c_str(), 64);
   z3::expr sp = s.address(s.reg(reg::sp));

@@ -41,6 +41,11 @@ class Program final : public ConcreteProgram {
 
 }  // namespace
 
+std::optional<uint64_t> ConcreteRun::floatReg(unsigned r) const {
+  if (state.regs.size() <= regfile::fsOn || r > 33) return std::nullopt;
+  return concreteValue(state.reg(r < 32 ? regfile::f(r) : r == 32 ? regfile::fflags : regfile::frm));
+}
+
 ConcreteRun runConcrete(z3::context& c, const ConcreteStart& start) {
   MachineState s(c, start.target);
   s.concrete = true;
@@ -48,6 +53,12 @@ ConcreteRun runConcrete(z3::context& c, const ConcreteStart& start) {
   for (unsigned r = 1; r < 32; ++r) s.regs[r] = c.bv_val(w == 64 ? start.x[r] : uint32_t(start.x[r]), w);
   // QEMU's harts start without a reservation.
   s.regs[regfile::reservation] = c.bool_val(false);
+  if (s.regs.size() > regfile::fsOn) {
+    for (unsigned r = 0; r < 32; ++r) s.regs[regfile::f(r)] = c.bv_val(start.f[r], 64);
+    s.regs[regfile::fflags] = c.bv_val(start.fflags & 31u, 5);
+    s.regs[regfile::frm] = c.bv_val(start.frm & 7u, 3);
+    s.regs[regfile::fsOn] = c.bool_val(start.fsOn);
+  }
   for (const auto& block : start.memory)
     for (size_t i = 0; i < block.bytes.size(); ++i)
       s.memory = z3::store(s.memory, c.bv_val(block.address + i, 64), c.bv_val(block.bytes[i], 8));

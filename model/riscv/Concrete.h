@@ -32,6 +32,11 @@ struct ConcreteStart {
     std::vector<uint8_t> bytes;
   };
   std::vector<Bytes> memory;         // initial memory; the rest is zero
+  // F/D state (a variant with F and D): f0..f31, fflags, frm, and sstatus.FS
+  // (Off as kernel code runs; QEMU's user mode runs with it on).
+  std::array<uint64_t, 32> f{};
+  uint8_t fflags = 0, frm = 0;
+  bool fsOn = false;
   unsigned maxSteps = kDefaultMaxSteps;
 };
 
@@ -43,6 +48,8 @@ struct ConcreteRun {
   std::string stop;                  // "left the program", "fault", "step limit", ...
 
   std::optional<uint64_t> reg(unsigned r) const { return concreteValue(state.reg(r)); }
+  // f register r, fflags (32) or frm (33) of a variant with F and D.
+  std::optional<uint64_t> floatReg(unsigned r) const;
   std::vector<std::optional<uint8_t>> bytes(uint64_t address, size_t n) const {
     return concreteBytes(state, address, n);
   }

@@ -7,11 +7,15 @@ namespace patchcheck::riscv {
 
 Features featuresOf(const Target& t) {
   // The base and single-letter extensions come before the first '_'
-  // ("rv64gc", "rv64imac_zicsr"): "c" there is the C extension.
+  // ("rv64gc", "rv64imac_zicsr"): "c" there is the C extension, "d" or
+  // "g" the F and D extensions.
   std::string_view v = t.variantName();
   v = v.substr(0, v.find('_'));
-  bool rvc = v.size() > 4 && v.substr(4).find('c') != std::string_view::npos;
-  return Features{t.registerBits(), rvc};
+  std::string_view letters = v.size() > 4 ? v.substr(4) : std::string_view{};
+  bool rvc = letters.find('c') != std::string_view::npos;
+  // G is IMAFD; a riscv variant has F and D together or neither (Plugin.h).
+  bool fd = letters.find('g') != std::string_view::npos || letters.find('d') != std::string_view::npos;
+  return Features{t.registerBits(), rvc, fd};
 }
 
 std::optional<z3::expr> undecided(const Cpu& cpu) {

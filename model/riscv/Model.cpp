@@ -16,10 +16,13 @@ namespace {
 
 class RiscvModel final : public IsaModel {
  public:
-  RiscvModel() : wide_(registerFile(64)), narrow_(registerFile(32)) {}
+  RiscvModel()
+      : wide_(registerFile(64)), narrow_(registerFile(32)), wideFd_(registerFile(64, true)),
+        narrowFd_(registerFile(32, true)) {}
 
   std::string_view family() const override { return "riscv"; }
   const std::vector<RegisterInfo>& registers(const patchcheck::Target& t) const override {
+    if (featuresOf(t).fd) return t.registerBits() == 64 ? wideFd_ : narrowFd_;
     return t.registerBits() == 64 ? wide_ : narrow_;
   }
   std::optional<unsigned> parseRegister(std::string_view n, const patchcheck::Target&) const override {
@@ -41,7 +44,7 @@ class RiscvModel final : public IsaModel {
     auto bits = uint32_t(i.known);
     unsigned width = 8 * i.bytes;
     z3::expr word = i.term.get_sort().bv_size() == width ? i.term : i.term.extract(width - 1, 0);
-    Decoded d = decode(bits, ft.xlen, ft.compressed);
+    Decoded d = decode(bits, ft.xlen, ft.compressed, ft.fd);
     // The fetch took as many bytes as the first parcel announces
     // (IsaPlugin::instructionLength); anything else is no instruction.
     if (d.length != i.bytes) d = Decoded{};
@@ -64,7 +67,7 @@ class RiscvModel final : public IsaModel {
   }
 
  private:
-  std::vector<RegisterInfo> wide_, narrow_;
+  std::vector<RegisterInfo> wide_, narrow_, wideFd_, narrowFd_;
 };
 
 }  // namespace

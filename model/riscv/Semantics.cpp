@@ -10,6 +10,7 @@
 
 #include "encoder/Isa.h"
 #include "model/Effect.h"
+#include "model/riscv/FloatSemantics.h"
 #include "model/riscv/RegisterFile.h"
 
 namespace patchcheck::riscv {
@@ -20,6 +21,20 @@ namespace {
 // machine-level ones likewise): local_irq_enable/disable are csrs/csrc
 // sstatus, SR_SIE.
 constexpr unsigned kSstatus = 0x100, kSie = 0x104, kMstatus = 0x300, kMie = 0x304;
+// fflags, frm, fcsr (F, "Floating-Point Control and Status Register").
+constexpr unsigned kFflags = 0x001, kFcsr = 0x003;
+
+// Kernel code runs with sstatus.FS Off: handle_exception clears SR_FS (and
+// SR_VS) on every trap entry "to detect illegal usage of floating point or
+// vector in kernel space" (arch/riscv/kernel/entry.S), and the kernel's C
+// code is built without F and D (arch/riscv/Makefile strips "fd" from
+// -march). With FS Off, every F or D instruction and every access to
+// fflags, frm or fcsr raises an illegal-instruction exception (Privileged
+// ISA, "Extension Context Status in mstatus Register"). FS is Off at entry
+// (RegisterFile.h) and on once the code sets it in sstatus.
+constexpr uint64_t kSstatusFs = 3u << 13;
+constexpr const char* kFsOff =
+    "floating point with sstatus.FS Off, as kernel code runs (illegal instruction; docs/model-riscv.md)";
 
 class Execution {
  public:
@@ -333,6 +348,17 @@ void Execution::csr(Op op) {
   bool reads = !swap || o_.rd != 0;
   bool writes = swap || o_.rs1 != 0;  // the zimm field is where rs1 is
   unsigned n = o_.csr;
+  bool floatState = s_.regs.size() > regfile::fsOn;
+  if (n >= kFflags && n <= kFcsr) {
+    // Without F these CSRs do not exist; with it, FS must be on.
+    z3::expr on = floatState ? s_.reg(regfile::fsOn) : c_.bool_val(false);
+    fault(FaultKind::ReservedInstruction, !on, kFsOff);
+    if (on.simplify().is_false()) return;
+    z3::expr old = readFloatCsr(s_, n, w_);
+    if (writes) writeFloatCsr(s_, n, swap ? src : op == Op::Csrrs || op == Op::Csrrsi ? old | src : old & ~src);
+    set(o_.rd, old);
+    return;
+  }
   if (((n >> 8) & 3) > 1) {
     fault(FaultKind::ReservedInstruction, c_.bool_val(true), "not an S-mode CSR (illegal instruction)");
     return;
@@ -346,6 +372,17 @@ void Execution::csr(Op op) {
   if (writes) {
     z3::expr v = swap ? src : op == Op::Csrrs || op == Op::Csrrsi ? old | src : old & ~src;
     bool interrupts = n == kSstatus || n == kSie || n == kMstatus || n == kMie;
+    if (floatState && n == kSstatus) {
+      // FS follows the bits written: set, kept, or (a partial clear of a
+      // field whose value is unknown) possibly cleared.
+      z3::expr fs = src & bv(kSstatusFs, w_), on = s_.reg(regfile::fsOn);
+      z3::expr next = swap ? fs != bv(0, w_)
+                      : op == Op::Csrrs || op == Op::Csrrsi
+                          ? on || fs != bv(0, w_)
+                          : z3::ite(fs == bv(kSstatusFs, w_), c_.bool_val(false),
+                                    z3::ite(fs == bv(0, w_), on, on && s_.fresh("sstatus.FS", 0)));
+      s_.regs[regfile::fsOn] = next.simplify();
+    }
     effect(text(), pc_, interrupts ? EffectKind::InterruptEnable : EffectKind::SystemWrite, v.simplify());
   }
   set(o_.rd, old);
@@ -357,6 +394,17 @@ StepEffect Execution::run() {
     return effect_;
   }
   const Op op = f_.row()->op;
+  if (isFloatOp(op)) {
+    // Decoded only on a variant with F and D, whose register file has their state.
+    z3::expr on = s_.reg(regfile::fsOn);
+    fault(FaultKind::ReservedInstruction, !on, kFsOff);
+    if (on.simplify().is_false()) return effect_;
+    for (Fault& x : executeFloat(s_, f_, o_, text())) {
+      x.when = (x.when && on).simplify();
+      effect_.faults.push_back(std::move(x));
+    }
+    return effect_;
+  }
   switch (op) {
     case Op::Lui: set(o_.rd, immW()); break;
     case Op::Auipc: set(o_.rd, s_.fromAddress(s_.normalize(pc_ + o_.imm))); break;
@@ -405,6 +453,7 @@ StepEffect Execution::run() {
       break;
     case Op::SfenceVma: effect(text(), pc_, EffectKind::Tlb); break;
     case Op::Unimp: fault(FaultKind::ReservedInstruction, c_.bool_val(true), "defined illegal instruction"); break;
+    default: break;  // the F and D ops, which fault above
   }
   return effect_;
 }

@@ -56,6 +56,7 @@ struct StepEffect {
 struct Features {
   unsigned xlen = 64;
   bool compressed = true;  // C: 2-byte instruction alignment (IALIGN 16)
+  bool fd = false;         // F and D: their encodings decode (and fault: kernel code runs with sstatus.FS Off)
 };
 
 // Executes `f` at `pc` (64-bit): applies register and memory effects to

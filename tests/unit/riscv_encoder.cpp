@@ -86,7 +86,16 @@ TEST_CASE("riscv: bad input is refused at its file:line:column", "[riscv_encoder
   CHECK(firstError("nop\n  addi a0, a9, 1") == "t.s:2:12: error: expected a register, got 'a9'");
   CHECK(firstError("addi a0, a0, 4096") == "t.s:1:14: error: 4096 is out of range for 'addi' (signed 12-bit)");
   CHECK(firstError("  frob a0") == "t.s:1:3: error: unknown instruction 'frob'");
-  CHECK(firstError("fld fa0, 0(sp)").find("t.s:1:1: error: 'fld' is a floating-point (F/D) instruction") == 0);
+  // F and D need a variant with them (GNU as -march=rv64imac: "extension `d' required").
+  CHECK(firstError("nop\n  fld fa0, 0(sp)") ==
+        "t.s:2:3: error: 'fld' needs the F and D extensions, which the target has not (rv64imafdc or rv64gc has them)");
+  CHECK(firstError("fadd.s ft0, ft1, ft2", "rv32ima").find("t.s:1:1: error: 'fadd.s' needs the F and D") == 0);
+  CHECK(firstError("frcsr a0").find("t.s:1:1: error: 'frcsr' needs the F and D") == 0);
+  CHECK(firstError("fadd.d fa0, fa1, a2", "rv64gc") == "t.s:1:18: error: expected a floating-point register, got 'a2'");
+  CHECK(firstError("fadd.d fa0, fa1, fa2, rnd", "rv64gc") ==
+        "t.s:1:23: error: expected a rounding mode (rne, rtz, rdn, rup, rmm, dyn), got 'rnd'");
+  CHECK(firstError("fcvt.d.w fa0, a0, rtz", "rv64gc").find("t.s:1:1: error: 'fcvt.d.w' takes fcvt.d.w fd, rs1") == 0);
+  CHECK(firstError("fmv.x.d a0, fa0", "rv32gc").find("t.s:1:1: error: 'fmv.x.d' is not available on rv32") == 0);
   CHECK(firstError("c.addi a0, 1", "rv64ima").find("t.s:1:1: error: 'c.addi' is not available") == 0);
   CHECK(firstError("ld a0, 0(a1)", "rv32ima").find("t.s:1:1: error: 'ld' is not available on rv32") == 0);
   CHECK(firstError("slli a0, a0, 32", "rv32ima") == "t.s:1:14: error: shift amount must be 0..31");
@@ -149,6 +158,46 @@ TEST_CASE("riscv: symbolic units carry their reach and their relocation", "[risc
   CHECK(s.check() == z3::unsat);  // 1 MiB away: beyond jal's reach
 }
 
+TEST_CASE("riscv: F and D as GNU as encodes them, rounding mode dyn unless written", "[riscv_encoder]") {
+  // riscv64-linux-gnu-as -march=rv64gc (binutils 2.40): dyn (7) when rm is
+  // left out, but rne (0) in fcvt.d.s/fcvt.d.w, which take no rm in 2.40;
+  // c.fldsp/c.fsdsp/c.fld with C; flw stays 4 bytes on RV64 (c.flw is RV32's).
+  CHECK(units("fadd.d fa0,fa1,fa2\nfadd.d fa0,fa1,fa2,rne\nfcvt.d.s fa0,fa1\nfcvt.w.s a0,fa0\n"
+              "fmadd.s fa0,fa1,fa2,fa3\nfmv.s fa0,fa1\nfcvt.d.lu fa0,a0,rup\nfcvt.d.w fa0,a0",
+              "rv64gc") == U{{4, 0x02c5f553}, {4, 0x02c58553}, {4, 0x42058553}, {4, 0xc0057553}, {4, 0x68c5f543},
+                             {4, 0x20b58553}, {4, 0xd2353553}, {4, 0xd2050553}});
+  CHECK(units("frcsr a0\nfscsr a0,a1\nfscsr a1\nfsrmi 3\ncsrr a0, fflags", "rv64imafdc") ==
+        U{{4, 0x00302573}, {4, 0x00359573}, {4, 0x00359073}, {4, 0x0021d073}, {4, 0x00102573}});
+  CHECK(units("fld fa0,8(sp)\nfsd fa0,8(sp)\nflw fa0,8(sp)\nfld fa0,8(a0)\nfsd fs0,8(a1)\nfld f8, 8(x8)", "rv64gc") ==
+        U{{2, 0x2522}, {2, 0xa42a}, {4, 0x00812507}, {2, 0x2508}, {2, 0xa580}, {2, 0x2400}});
+  CHECK(units("fld fa0,8(sp)", "rv64g") == U{{4, 0x00813507}});
+  // RV32 also has c.flw, c.flwsp, c.fsw, c.fswsp (quadrants 0 and 2, funct3 011 and 111).
+  CHECK(units("flw fa0,8(sp)\nfsw fa0,8(sp)\nflw fa0,8(a0)\nfsw fs0,8(a1)", "rv32gc") ==
+        U{{2, 0x6522}, {2, 0xe42a}, {2, 0x6508}, {2, 0xe580}});
+}
+
+TEST_CASE("riscv: F and D print as objdump prints them", "[riscv_encoder]") {
+  using namespace patchcheck::riscv;
+  auto text = [](uint32_t bits, bool fd = true, Spelling s = Spelling::Aliases) {
+    return disassemble(bits, 0, 64, true, s, fd);
+  };
+  CHECK(text(0x02c5f553) == "fadd.d\tfa0,fa1,fa2");
+  CHECK(text(0x02c58553) == "fadd.d\tfa0,fa1,fa2,rne");
+  CHECK(text(0x02c5d553) == "fadd.d\tfa0,fa1,fa2,unknown");  // rm 5: reserved; objdump 2.40's spelling
+  CHECK(text(0x22b59553) == "fneg.d\tfa0,fa1");
+  CHECK(text(0x22c59553) == "fsgnjn.d\tfa0,fa1,fa2");
+  CHECK(text(0x22b59553, true, Spelling::NoAliases) == "fsgnjn.d\tfa0,fa1,fa1");
+  CHECK(text(0x68c5f543) == "fmadd.s\tfa0,fa1,fa2,fa3");
+  CHECK(text(0xd2057553) == ".4byte\t0xd2057553");  // fcvt.d.w with rm dyn: no row of binutils 2.40
+  CHECK(text(0x00302573) == "frcsr\ta0");
+  CHECK(text(0x00302573, false) == "csrr\ta0,fcsr");  // without F, objdump has no F aliases
+  CHECK(text(0x02c5f553, false) == ".4byte\t0x2c5f553");
+  CHECK(text(0x2522) == "fld\tfa0,8(sp)");
+  CHECK(text(0x2522, true, Spelling::NoAliases) == "c.fldsp\tfa0,8(sp)");
+  CHECK(text(0xe2051553) == "fclass.d\ta0,fa0");
+  CHECK(text(0xa2b61553) == "flt.d\ta0,fa2,fa1");
+}
+
 TEST_CASE("riscv: decode gives the model the operation and its fields", "[riscv_encoder]") {
   using namespace patchcheck::riscv;
   Decoded d = decode(0x0505, 64, true);  // c.addi a0, 1
@@ -175,6 +224,15 @@ TEST_CASE("riscv: decode gives the model the operation and its fields", "[riscv_
   CHECK(lengthOf(0x001f) == 0);
   CHECK_FALSE(decode(0x0000, 64, true).row == nullptr);  // c.unimp decodes (as the illegal instruction)
   CHECK(decode(0x0000, 64, true).op == Op::Unimp);
+  // F and D: only on a variant with them; rs3 and rm filled.
+  CHECK_FALSE(decode(0x68c5f543, 64, true).row);
+  d = decode(0x68c5f543, 64, true, true);  // fmadd.s fa0, fa1, fa2, fa3 (dyn)
+  CHECK((d.op == Op::FmaddS && d.rd == 10 && d.rs1 == 11 && d.rs2 == 12 && d.rs3 == 13 && d.rm == 7));
+  d = decode(0x2522, 64, true, true);  // c.fldsp fa0, 8(sp)
+  CHECK((d.op == Op::Fld && d.length == 2 && d.rd == 10 && d.rs1 == 2 && d.imm == 8));
+  CHECK_FALSE(decode(0x02c5d553, 64, true, true).row);  // rm 5 is reserved: illegal
+  CHECK(decode(0x6508, 64, true, true).op == Op::Ld);  // c.ld a0, 8(a0) on RV64, c.flw fa0, 8(a0) on RV32
+  CHECK(decode(0x6508, 32, true, true).op == Op::Flw);
 }
 
 TEST_CASE("riscv: objdump's text reassembles to the same bits", "[riscv_encoder]") {
@@ -184,9 +242,11 @@ TEST_CASE("riscv: objdump's text reassembles to the same bits", "[riscv_encoder]
   // address, the same bits or the same operation on the same fields.
   // A 32-bit encoding is reassembled without C (with it, GNU as would
   // compress `mv s3,a4` to c.mv).
-  for (auto [variant, wide] : {std::pair{"rv64imac", "rv64ima"}, std::pair{"rv32imac", "rv32ima"}}) {
+  for (auto [variant, wide] : {std::pair{"rv64imac", "rv64ima"}, std::pair{"rv32imac", "rv32ima"},
+                                std::pair{"rv64gc", "rv64g"}, std::pair{"rv32gc", "rv32g"}}) {
     Target t = rv(variant);
     unsigned xlen = riscv::xlenOf(t);
+    bool fd = riscv::fdOf(t);
     size_t checked = 0, failed = 0;
     std::vector<uint32_t> encodings;
     for (uint32_t p = 0; p < 0x10000; ++p)
@@ -195,11 +255,11 @@ TEST_CASE("riscv: objdump's text reassembles to the same bits", "[riscv_encoder]
       if (!(r.flags & riscv::kCompressed))
         for (uint32_t k = 0; k < 16; ++k) encodings.push_back((r.match & r.mask) | ((k * 0x9e3779b9u) & ~r.mask));
     for (uint32_t bits : encodings) {
-      riscv::Decoded d = riscv::decode(bits, xlen, true);
+      riscv::Decoded d = riscv::decode(bits, xlen, true, fd);
       if (!d.row || (d.row->flags & riscv::kTransfer && d.op != riscv::Op::Jalr)) continue;
       // A fence with an empty set prints as `unknown`, which GNU as has no spelling for.
       if (d.op == riscv::Op::Fence && (d.pred == 0 || d.succ == 0)) continue;
-      std::string text = riscv::disassemble(bits, 0x1000, xlen, true);
+      std::string text = riscv::disassemble(bits, 0x1000, xlen, true, riscv::Spelling::Aliases, fd);
       AssemblyOptions o;
       o.base = Value::constant(0x1000);
       auto r = assembleText(text, d.length == 2 ? variant : wide, o);
@@ -209,11 +269,11 @@ TEST_CASE("riscv: objdump's text reassembles to the same bits", "[riscv_encoder]
       if (!same && p && p->units.size() == 1) {
         // GNU as may pick another row for objdump's text (add sp,sp,16 is
         // c.addi, not c.addi16sp; unimp is c.unimp): the same operation.
-        riscv::Decoded e = riscv::decode(uint32_t(p->units[0].bits), xlen, true);
+        riscv::Decoded e = riscv::decode(uint32_t(p->units[0].bits), xlen, true, fd);
         same = e.row && e.op == d.op && (d.op == riscv::Op::Unimp ||
                                          (e.rd == d.rd && e.rs1 == d.rs1 && e.rs2 == d.rs2 && e.imm == d.imm &&
                                           e.csr == d.csr && e.pred == d.pred && e.succ == d.succ && e.aq == d.aq &&
-                                          e.rl == d.rl));
+                                          e.rl == d.rl && e.rs3 == d.rs3 && e.rm == d.rm));
       }
       if (!same && ++failed <= 12) {
         INFO(variant << ": " << std::hex << bits << " '" << text << "'");

@@ -231,6 +231,123 @@ TEST_CASE("ebreak, ecall, illegal words and compressed words without C fault", "
   }
 }
 
+TEST_CASE("F and D instructions and the fcsr CSRs fault: kernel code runs with sstatus.FS Off", "[riscv_model]") {
+  // arch/riscv/kernel/entry.S clears SR_FS on every trap entry; with FS Off
+  // an F/D instruction or an fflags/frm/fcsr access is an illegal
+  // instruction (Privileged ISA, "Extension Context Status").
+  constexpr uint32_t faddD = R(0x53, 7, 0x01, a0, a1, a2);  // fadd.d fa0, fa1, fa2
+  constexpr uint32_t fld = I(0x07, 3, a0, sp, 8);            // fld fa0, 8(sp)
+  constexpr uint32_t cFldsp = 0x2522;                         // c.fldsp fa0, 8(sp)
+  constexpr uint32_t frflags = I(0x73, 2, a0, zero, 1);       // csrrs a0, fflags, zero
+  constexpr uint32_t fsrm = I(0x73, 1, zero, a1, 2);          // csrrw zero, frm, a1
+  for (const char* variant : {"rv64imafdc", "rv64gc", "rv32imafd"})
+    for (uint32_t insn : {faddD, fld, cFldsp, frflags, fsrm}) {
+      Target t = *targetNamed(variant);
+      if (insn == cFldsp && !featuresOf(t).compressed) continue;
+      z3::context c;
+      ConcreteRun run = runOn(c, t, {insn, addi(a0, zero, 1)}, {});
+      INFO(variant << " " << std::hex << insn);
+      CHECK(run.stop == "fault");
+      REQUIRE(run.faults.size() == 1);
+      CHECK(run.faults[0].kind == FaultKind::ReservedInstruction);
+      CHECK(run.faults[0].detail.find("sstatus.FS Off") != std::string::npos);
+    }
+  // Without F and D the encodings are no instruction at all; the CSRs fault as above.
+  z3::context c;
+  ConcreteRun run = runOn(c, kRv64, {faddD}, {});
+  REQUIRE(run.faults.size() == 1);
+  CHECK(run.faults[0].detail.find("no instruction of this target") != std::string::npos);
+  ConcreteRun csr = runOn(c, kRv64, {frflags}, {});
+  REQUIRE(csr.faults.size() == 1);
+  CHECK(csr.faults[0].detail.find("sstatus.FS Off") != std::string::npos);
+}
+
+TEST_CASE("with sstatus.FS set by the code, F and D run: moves, NaN boxing, fclass, compares, min/max", "[riscv_model]") {
+  // lui t0, 0x2; csrs sstatus, t0 (SR_FS_INITIAL, bit 13), then the case.
+  constexpr unsigned t0 = 5, fa0 = 10, fa1 = 11, fa2 = 12;
+  const uint32_t fsOn[] = {0x000022b7, I(0x73, 2, zero, t0, 0x100)};
+  const Target t = *targetNamed("rv64gc");
+  auto run = [&](std::initializer_list<uint32_t> body, std::initializer_list<std::pair<unsigned, uint64_t>> x,
+                 unsigned r) {
+    std::vector<uint32_t> all(std::begin(fsOn), std::end(fsOn));
+    all.insert(all.end(), body.begin(), body.end());
+    ConcreteStart s;
+    s.target = t;
+    s.base = kBase;
+    for (uint32_t w : all)
+      for (unsigned i = 0; i < 4; ++i) s.code.push_back(uint8_t(w >> (8 * i)));
+    s.memory = {{kBase, s.code}};
+    for (auto [k, v] : x) s.x[k] = v;
+    s.x[sp] = 0x80000;
+    z3::context c;
+    ConcreteRun out = runConcrete(c, s);
+    INFO(out.stop);
+    REQUIRE(out.stop == "left the program");
+    REQUIRE(out.reg(r));
+    return *out.reg(r);
+  };
+  // The manual's formats: OP-FP is 0x53, funct7 = funct5 << 2 | fmt (S 0, D 1).
+  auto fp = [](unsigned f5, unsigned fmt, unsigned f3, unsigned rd, unsigned rs1, unsigned rs2) {
+    return R(0x53, f3, f5 << 2 | fmt, rd, rs1, rs2);
+  };
+  const uint32_t fmvDX = fp(0x1e, 1, 0, fa0, a1, 0), fmvXD = fp(0x1c, 1, 0, a0, fa0, 0);
+  CHECK(run({fmvDX, fmvXD}, {{a1, 0x123456789abcdef0}}, a0) == 0x123456789abcdef0);
+  // fmv.w.x boxes: the upper 32 bits become ones (D, "NaN Boxing of Narrower Values").
+  CHECK(run({fp(0x1e, 0, 0, fa0, a1, 0), fmvXD}, {{a1, 0x1111111180000001}}, a0) == 0xffffffff80000001);
+  // fmv.s (fsgnj.s) of an unboxed register reads the canonical NaN 0x7fc00000.
+  CHECK(run({fp(0x1e, 1, 0, fa1, a1, 0), fp(0x04, 0, 0, fa0, fa1, fa1), fmvXD}, {{a1, 0x12345678}}, a0) ==
+        0xffffffff7fc00000);
+  // fsgnjn.d: -x; fsgnjx.d of -1.0 and -2.0: +1.0.
+  CHECK(run({fp(0x1e, 1, 0, fa1, a1, 0), fp(0x04, 1, 1, fa0, fa1, fa1), fmvXD}, {{a1, 0x3ff0000000000000}}, a0) ==
+        0xbff0000000000000);
+  CHECK(run({fp(0x1e, 1, 0, fa1, a1, 0), fp(0x1e, 1, 0, fa2, a2, 0), fp(0x04, 1, 2, fa0, fa1, fa2), fmvXD},
+            {{a1, 0xbff0000000000000}, {a2, 0xc000000000000000}}, a0) == 0x3ff0000000000000);
+  // fclass.d: -0 is bit 3, +inf bit 7, a signaling NaN bit 8, a subnormal bit 5;
+  // fclass.s of an unboxed register: the canonical (quiet) NaN, bit 9.
+  const uint32_t fclassD = fp(0x1c, 1, 1, a0, fa1, 0), toFa1 = fp(0x1e, 1, 0, fa1, a1, 0);
+  CHECK(run({toFa1, fclassD}, {{a1, 0x8000000000000000}}, a0) == 1u << 3);
+  CHECK(run({toFa1, fclassD}, {{a1, 0x7ff0000000000000}}, a0) == 1u << 7);
+  CHECK(run({toFa1, fclassD}, {{a1, 0x7ff0000000000001}}, a0) == 1u << 8);
+  CHECK(run({toFa1, fclassD}, {{a1, 0x0000000000000001}}, a0) == 1u << 5);
+  CHECK(run({toFa1, fp(0x1c, 0, 1, a0, fa1, 0)}, {{a1, 1}}, a0) == 1u << 9);
+  // flt.d with a quiet NaN: 0, and NV (fflags bit 4) set; frflags a2.
+  const uint32_t toFa2 = fp(0x1e, 1, 0, fa2, a2, 0), frflags = I(0x73, 2, a2, zero, 1);
+  CHECK(run({toFa1, toFa2, fp(0x14, 1, 1, a0, fa1, fa2), frflags}, {{a1, 0x7ff8000000000000}, {a2, 0}}, a2) == 0x10);
+  // feq.d of a quiet NaN is quiet: no flag; of -0 and +0: equal.
+  CHECK(run({toFa1, toFa2, fp(0x14, 1, 2, a0, fa1, fa2), frflags}, {{a1, 0x7ff8000000000000}, {a2, 0}}, a2) == 0);
+  CHECK(run({toFa1, toFa2, fp(0x14, 1, 2, a0, fa1, fa2)}, {{a1, 0x8000000000000000}, {a2, 0}}, a0) == 1);
+  // fmin.d(-0, +0) = -0; fmax.d(qNaN, 1.0) = 1.0; fmin.d(NaN, NaN) = the canonical NaN.
+  CHECK(run({toFa1, toFa2, fp(0x05, 1, 0, fa0, fa1, fa2), fmvXD}, {{a1, 0}, {a2, 0x8000000000000000}}, a0) ==
+        0x8000000000000000);
+  CHECK(run({toFa1, toFa2, fp(0x05, 1, 1, fa0, fa1, fa2), fmvXD}, {{a1, 0x7ff8000000000000}, {a2, 0x3ff0000000000000}},
+            a0) == 0x3ff0000000000000);
+  CHECK(run({toFa1, toFa2, fp(0x05, 1, 0, fa0, fa1, fa2), fmvXD}, {{a1, 0x7ff0000000000001}, {a2, 0xfff0000000000002}},
+            a0) == 0x7ff8000000000000);
+  // fsd then ld: the 8 bytes stored; flw then fmv.x.d: boxed.
+  CHECK(run({toFa1, I(0x27, 3, 0, sp, 0) | (fa1 << 20), I(0x03, 3, a0, sp, 0)}, {{a1, 0x0102030405060708}}, a0) ==
+        0x0102030405060708);
+  CHECK(run({I(0x23, 2, 0, sp, 0) | (a1 << 20), I(0x07, 2, fa0, sp, 0), fmvXD}, {{a1, 0x89abcdef}}, a0) ==
+        0xffffffff89abcdef);
+  // Arithmetic and conversions (F, "Single-Precision Floating-Point
+  // Computational Instructions", "Domains of float-to-integer conversions"):
+  // 1.0 / 0.0 is +inf with DZ (fflags 0x08); sqrt(-1.0) the canonical NaN
+  // with NV; fcvt.w.d (rtz) of a NaN the largest int32 with NV, fcvt.wu.d
+  // of -1.0 zero with NV; fcvt.w.d of 2.5 under rne 2 with NX (0x01).
+  const uint32_t fdivD = fp(0x03, 1, 7, fa0, fa1, fa2), fsqrtD = fp(0x0b, 1, 7, fa0, fa1, 0);
+  CHECK(run({toFa1, toFa2, fdivD, fmvXD}, {{a1, 0x3ff0000000000000}, {a2, 0}}, a0) == 0x7ff0000000000000);
+  CHECK(run({toFa1, toFa2, fdivD, frflags}, {{a1, 0x3ff0000000000000}, {a2, 0}}, a2) == 0x08);
+  CHECK(run({toFa1, fsqrtD, fmvXD}, {{a1, 0xbff0000000000000}}, a0) == 0x7ff8000000000000);
+  CHECK(run({toFa1, fsqrtD, frflags}, {{a1, 0xbff0000000000000}}, a2) == 0x10);
+  CHECK(run({toFa1, fp(0x18, 1, 1, a0, fa1, 0)}, {{a1, 0x7ff8000000000000}}, a0) == 0x7fffffff);
+  CHECK(run({toFa1, fp(0x18, 1, 1, a0, fa1, 1), frflags}, {{a1, 0xbff0000000000000}}, a2) == 0x10);
+  CHECK(run({toFa1, fp(0x18, 1, 0, a0, fa1, 0)}, {{a1, 0x4004000000000000}}, a0) == 2);
+  CHECK(run({toFa1, fp(0x18, 1, 0, a0, fa1, 0), frflags}, {{a1, 0x4004000000000000}}, a2) == 0x01);
+  // Clearing FS again (csrc sstatus with both bits) makes the next one fault.
+  z3::context c;
+  ConcreteRun off = runOn(c, t, {0x000062b7, I(0x73, 2, zero, t0, 0x100), I(0x73, 3, zero, t0, 0x100), fmvDX}, {});
+  CHECK(off.stop == "fault");
+}
+
 TEST_CASE("a compressed instruction runs as the instruction it expands to", "[riscv_model]") {
   // c.addi a0, -1; c.slli a0, 4; c.mv a1, a0; c.add a1, a0: (3 - 1) << 4 twice
   CHECK(regAfter(kRv64, {0x157d, 0x0512, 0x85aa, 0x95aa}, {{a0, 3}}, a1) == 64);

@@ -1,6 +1,6 @@
 // Differential test of the RISC-V encoder against GNU as and objdump 2.40
 // (binutils-riscv64-linux-gnu), for each variant (rv64imac, rv64ima,
-// rv32imac, rv32ima):
+// rv32imac, rv32ima, and the same with F and D: rv64imafdc, ...):
 //   - random instances of every row of the table and of the pseudo-
 //     instructions (RiscvInstances.h), at a kernel and a module address,
 //     assembled by GNU as and linked by GNU ld --no-relax with the symbols
@@ -64,7 +64,7 @@ size_t compareTexts(const RiscvTools& tools, const RiscvVariant& v, const std::s
   size_t equal = 0;
   for (const auto& [addr, d] : parseRiscvObjdump(od.out)) {
     ++compared;
-    std::string ours = comparableText(riscv::disassemble(d.bits, addr, v.xlen, v.rvc));
+    std::string ours = comparableText(riscv::disassemble(d.bits, addr, v.xlen, v.rvc, riscv::Spelling::Aliases, v.fd));
     if (ours == d.text) ++equal;
     else fails.add(v.name + ": text of " + hex(d.bits) + " at " + hex(addr) + ": ours '" + ours + "', objdump '" + d.text + "'");
   }
@@ -83,6 +83,7 @@ size_t runBatch(const RiscvBatch& b, const RiscvTools& tools, Failures& fails, s
   riscv::AssemblyOptions o;
   o.xlen = b.variant.xlen;
   o.rvc = b.variant.rvc;
+  o.fd = b.variant.fd;
   o.base = Value::constant(int64_t(b.base));
   o.symbols = riscvSymbols(b.variant, b.base);
   auto mine = riscv::assemble(source, "in.s", o);
@@ -176,7 +177,7 @@ int riscvPart([[maybe_unused]] int argc, [[maybe_unused]] char** argv) {
         size_t n = lines;
         size_t ok = runBatch(b, tools, fails, lines, texts, textsEqual);
         passed += ok;
-        std::printf("%-8s base %s: %5zu lines, %5zu equal\n", v.name.c_str(), hex(base).c_str(), lines - n, ok);
+        std::printf("%-10s base %s: %5zu lines, %5zu equal\n", v.name.c_str(), hex(base).c_str(), lines - n, ok);
       }
       std::vector<uint32_t> encodings;
       if (v.rvc)
@@ -186,7 +187,7 @@ int riscvPart([[maybe_unused]] int argc, [[maybe_unused]] char** argv) {
       size_t equal = sweep(tools, v, encodings.empty() ? sample32(rng) : encodings, fails, texts);
       if (!encodings.empty()) equal += sweep(tools, v, sample32(rng), fails, texts);
       textsEqual += equal;
-      std::printf("%-8s sweep: %5zu encodings printed, %5zu as objdump\n", v.name.c_str(), texts - before, equal);
+      std::printf("%-10s sweep: %5zu encodings printed, %5zu as objdump\n", v.name.c_str(), texts - before, equal);
     }
     std::printf("instances: %zu lines, %zu bytes-equal; texts: %zu compared, %zu equal\n", lines, passed, texts,
                 textsEqual);

@@ -67,7 +67,7 @@ void targetsToLabels(RiscvBatch& b, const riscv::AssemblyOptions& o) {
 
 RunResult runMc(const std::string& mc, const RiscvVariant& v, const std::string& source, const TempDir& dir) {
   writeFile(dir.file("in.s"), source);
-  std::string attrs = v.rvc ? "-mattr=+m,+a,+c" : "-mattr=+m,+a";
+  std::string attrs = std::string("-mattr=+m,+a") + (v.rvc ? ",+c" : "") + (v.fd ? ",+f,+d" : "");
   return run({mc, v.xlen == 64 ? "--triple=riscv64" : "--triple=riscv32", attrs, "-filetype=obj", dir.file("in.s"), "-o",
               dir.file("in.o")});
 }
@@ -116,6 +116,7 @@ int riscvPart([[maybe_unused]] int argc, [[maybe_unused]] char** argv) {
       riscv::AssemblyOptions o;
       o.xlen = v.xlen;
       o.rvc = v.rvc;
+      o.fd = v.fd;
       o.base = Value::constant(int64_t(base));
       o.symbols = riscvSymbols(v, base);
       targetsToLabels(b, o);
@@ -181,7 +182,7 @@ int riscvPart([[maybe_unused]] int argc, [[maybe_unused]] char** argv) {
         seen.add({"encodes", v.name, mnemonicOf(original[i])},
                  original[i] + "  (ours/GNU " + bytesText(ours[i + 1]) + ", LLVM " + bytesText(theirs) + ")");
       }
-      std::printf("%-8s sample %4zu: %4zu agree, %3zu refused by LLVM\n", v.name.c_str(), here, hereAgree, refused.size());
+      std::printf("%-10s sample %4zu: %4zu agree, %3zu refused by LLVM\n", v.name.c_str(), here, hereAgree, refused.size());
       sample += here, agree += hereAgree;
     }
     DisagreementTally d = reportDisagreements(seen, known);

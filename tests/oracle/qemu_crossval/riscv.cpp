@@ -18,6 +18,14 @@
 // architecture leaves open where QEMU fixes it: after a store since its
 // LR, or of another width than its LR (QEMU compares the value its LR
 // read; the model, as the manual, keeps the reservation).
+//
+// On the variants with F and D (run with FS on, as QEMU's user mode runs):
+// f0..f31 are loaded from a table of special values (signed zeros,
+// infinities, quiet and signaling NaNs, subnormals, the largest and
+// smallest normals, NaN-boxed singles of the same, unboxed words) and
+// stored after the case with fcsr, and compared too. The F/D rows the
+// model computes exactly run; those whose results it holds unknown (the
+// arithmetic and fcvt) are never generated, by the rule above.
 #include <algorithm>
 #include <array>
 #include <cstdlib>
@@ -48,9 +56,11 @@ namespace {
 // --- memory layout of one case ----------------------------------------------
 // Region i at kDataBase + i * kRegion: [0, 128) the scratch buffer the
 // sequence may load from and store to; [256, 512) the entry values (slot r
-// for xr, 8 bytes each); [1024, 1280) the values at the end.
+// for xr, 8 bytes each); [1024, 1280) the values at the end. With F and D:
+// [512, 768) the f registers' entry values, [1280, 1536) their values at
+// the end, 1536 fcsr at the end.
 constexpr uint64_t kTextBase = 0x10000, kDataBase = 0x1000000, kRegion = 2048;
-constexpr unsigned kScratch = 128, kTable = 256, kDump = 1024;
+constexpr unsigned kScratch = 128, kTable = 256, kDump = 1024, kFTable = 512, kFDump = 1280, kFcsrDump = 1536;
 
 uint64_t regionAddress(unsigned i) { return kDataBase + uint64_t(i) * kRegion; }
 
@@ -60,6 +70,7 @@ struct Case {
   unsigned base = 0;             // holds the region's address; never written
   unsigned pointer = 0;          // x8..x15, starts inside the scratch buffer; may move
   std::array<uint64_t, 32> x{};
+  std::array<uint64_t, 32> f{};  // with F and D
   std::vector<uint8_t> scratch;
   std::vector<uint8_t> code;     // the code under test
   std::vector<uint32_t> insns;   // the same, one instruction each (for reports)
@@ -85,6 +96,23 @@ class Dice {
       default: return bits();
     }
   }
+  // An f register's bits: IEEE special values as doubles, as NaN-boxed
+  // singles, or a word that is not a boxed single.
+  uint64_t floatValue() {
+    static const uint64_t doubles[] = {0, 0x8000000000000000ull, 0x7ff0000000000000ull, 0xfff0000000000000ull,
+                                       0x7ff8000000000000ull, 0x7ff0000000000001ull, 0xfff8000000000001ull, 1,
+                                       0x000fffffffffffffull, 0x0010000000000000ull, 0x7fefffffffffffffull,
+                                       0x3ff0000000000000ull, 0xbff0000000000000ull, 0x8000000000000001ull};
+    static const uint32_t singles[] = {0, 0x80000000, 0x7f800000, 0xff800000, 0x7fc00000, 0x7f800001, 0xffc00001,
+                                       1, 0x007fffff, 0x00800000, 0x7f7fffff, 0x3f800000, 0xbf800000, 0x80000001};
+    switch (below(5)) {
+      case 0: return doubles[below(sizeof doubles / sizeof doubles[0])];
+      case 1: return 0xffffffff00000000ull | singles[below(sizeof singles / sizeof singles[0])];
+      case 2: return 0xffffffff00000000ull | uint32_t(bits());
+      case 3: return bits() >> below(2);
+      default: return bits();
+    }
+  }
 
  private:
   std::mt19937_64 rng_;
@@ -106,6 +134,12 @@ MachineState entryState(z3::context& c, const Target& t, const Case& cs) {
   unsigned w = s.width();
   for (unsigned r = 1; r < 32; ++r) s.regs[r] = c.bv_val(w == 64 ? cs.x[r] : uint32_t(cs.x[r]), w);
   s.regs[regfile::reservation] = c.bool_val(false);
+  if (featuresOf(t).fd) {  // QEMU's user mode: FS on, fcsr cleared by the harness
+    for (unsigned r = 0; r < 32; ++r) s.regs[regfile::f(r)] = c.bv_val(cs.f[r], 64);
+    s.regs[regfile::fflags] = c.bv_val(0, 5);
+    s.regs[regfile::frm] = c.bv_val(0, 3);
+    s.regs[regfile::fsOn] = c.bool_val(true);
+  }
   uint64_t region = regionAddress(cs.region);
   for (unsigned i = 0; i < kScratch; ++i)
     s.memory = z3::store(s.memory, c.bv_val(region + i, 64), c.bv_val(cs.scratch[i], 8));
@@ -118,6 +152,8 @@ ConcreteStart startOf(const Target& t, const Case& cs) {
   s.base = cs.address;
   s.code = cs.code;
   s.x = cs.x;
+  s.f = cs.f;
+  s.fsOn = featuresOf(t).fd;
   s.memory = {{regionAddress(cs.region), cs.scratch}, {cs.address, cs.code}};
   s.maxSteps = 200;
   return s;
@@ -132,7 +168,7 @@ unsigned accessBytes(Op op) {
   switch (op) {
     case Op::Lb: case Op::Lbu: case Op::Sb: return 1;
     case Op::Lh: case Op::Lhu: case Op::Sh: return 2;
-    case Op::Ld: case Op::Sd: return 8;
+    case Op::Ld: case Op::Sd: case Op::Fld: case Op::Fsd: return 8;
     default: return op >= Op::LrD && op <= Op::AmomaxuD ? 8 : 4;
   }
 }
@@ -152,7 +188,7 @@ class SequenceMaker {
  public:
   SequenceMaker(const Target& t, Dice& d) : t_(t), ft_(featuresOf(t)), dice_(d) {
     for (const Row& row : instructionTable()) {
-      if ((row.flags & (kAlias | kTransfer)) || !row.availableOn(ft_.xlen, ft_.compressed)) continue;
+      if ((row.flags & (kAlias | kTransfer)) || !row.availableOn(ft_.xlen, ft_.compressed, ft_.fd)) continue;
       switch (row.op) {
         case Op::Ecall: case Op::Ebreak: case Op::Unimp: case Op::Sret: case Op::Mret: case Op::Wfi:
         case Op::SfenceVma: case Op::Csrrw: case Op::Csrrs: case Op::Csrrc: case Op::Csrrwi: case Op::Csrrsi:
@@ -176,7 +212,7 @@ class SequenceMaker {
       auto filled = fill(row, s, cs);
       if (!filled) continue;
       uint32_t w = *filled;
-      Decoded d = decode(w, ft_.xlen, ft_.compressed);
+      Decoded d = decode(w, ft_.xlen, ft_.compressed, ft_.fd);
       if (d.row != &row) continue;
       bool sc = row.op == Op::ScW || row.op == Op::ScD;
       bool held = *concreteValue(s.reg(regfile::reservation)) != 0;
@@ -190,7 +226,7 @@ class SequenceMaker {
         auto v = concreteValue(f.when);
         bad = bad || !v || *v;
       }
-      for (unsigned r = 0; r < regfile::count && !bad; ++r) bad = !concreteValue(cpu.state.reg(r));
+      for (unsigned r = 0; r < cpu.state.regs.size() && !bad; ++r) bad = !concreteValue(cpu.state.reg(r));
       for (size_t i = loadsBefore; i < cpu.state.loaded.size() && !bad; ++i) {
         auto a = concreteValue(cpu.state.loaded[i]);
         bad = !a || !inScratch(cs, *a, 1);
@@ -372,13 +408,13 @@ struct Machine {
 };
 
 struct Tally {
-  unsigned straight = 0, branches = 0, failed = 0, instructions = 0;
+  unsigned straight = 0, branches = 0, failed = 0, instructions = 0, floats = 0;  // floats: F/D instructions in them
 };
 
 class Run {
  public:
   Run(const Machine& m, const std::string& as, const std::string& ld, uint64_t seed)
-      : m_(m), as_(as), ld_(ld), xlen_(m.target.registerBits()), dice_(seed) {}
+      : m_(m), as_(as), ld_(ld), xlen_(m.target.registerBits()), fd_(featuresOf(m.target).fd), dice_(seed) {}
 
   std::set<const Row*> rowsUsed;
 
@@ -409,7 +445,14 @@ class Run {
       cs.x[2] = regionAddress(i) + 64;  // sp: sp-relative compressed accesses reach the scratch buffer
       cs.scratch.resize(kScratch);
       for (auto& b : cs.scratch) b = uint8_t(dice_.bits());
+      if (fd_)
+        for (uint64_t& r : cs.f) r = dice_.floatValue();
       std::vector<std::string> pro = loadAddress(cs.base, regionAddress(i));
+      if (fd_) {
+        for (unsigned r = 0; r < 32; ++r)
+          pro.push_back("fld f" + std::to_string(r) + ", " + std::to_string(kFTable + 8 * r) + "(" + x(cs.base) + ")");
+        pro.push_back("csrw fcsr, x0");
+      }
       for (unsigned r = 1; r < 32; ++r)
         if (r != cs.base) pro.push_back(load + x(r) + ", " + std::to_string(kTable + 8 * r) + "(" + x(cs.base) + ")");
       cs.address = at + 4 * pro.size();
@@ -426,6 +469,13 @@ class Run {
       }
       for (unsigned r = 1; r < 32; ++r)
         emit(store + x(r) + ", " + std::to_string(kDump + 8 * r) + "(" + x(cs.base) + ")");
+      if (fd_) {
+        for (unsigned r = 0; r < 32; ++r)
+          emit("fsd f" + std::to_string(r) + ", " + std::to_string(kFDump + 8 * r) + "(" + x(cs.base) + ")");
+        unsigned t = cs.base == 5 ? 6 : 5;  // every x register is stored already
+        emit("csrr " + x(t) + ", fcsr");
+        emit("sw " + x(t) + ", " + std::to_string(kFcsrDump) + "(" + x(cs.base) + ")");
+      }
       cases.push_back(std::move(cs));
     }
     uint64_t dataSize = kRegion * cases.size();
@@ -441,7 +491,10 @@ class Run {
       size_t base = size_t(cs.region) * kRegion;
       std::copy(cs.scratch.begin(), cs.scratch.end(), data.begin() + long(base));
       for (unsigned r = 0; r < 32; ++r)
-        for (unsigned k = 0; k < 8; ++k) data[base + kTable + 8 * r + k] = uint8_t(cs.x[r] >> (8 * k));
+        for (unsigned k = 0; k < 8; ++k) {
+          data[base + kTable + 8 * r + k] = uint8_t(cs.x[r] >> (8 * k));
+          data[base + kFTable + 8 * r + k] = uint8_t(cs.f[r] >> (8 * k));
+        }
     }
 
     std::string out = buildAndRun(text.str(), data);
@@ -459,6 +512,7 @@ class Run {
   const Machine& m_;
   std::string as_, ld_;
   unsigned xlen_;
+  bool fd_;
   Dice dice_;
 
   std::string buildAndRun(const std::string& text, const std::vector<uint8_t>& data) {
@@ -491,6 +545,10 @@ class Run {
   void compare(z3::context& c, const Case& cs, const std::string& out, Tally& tally) {
     ConcreteRun ours = runConcrete(c, startOf(m_.target, cs));
     tally.instructions += ours.steps;
+    for (uint32_t w : cs.insns) {
+      Decoded d = decode(w, xlen_, true, fd_);
+      if (d.row && isFloatOp(d.op)) ++tally.floats;
+    }
     (cs.kind == Case::Kind::Straight ? tally.straight : tally.branches)++;
     std::vector<std::string> diffs;
     if (ours.stop != "left the program" || ours.pc != cs.address + cs.code.size())
@@ -507,6 +565,16 @@ class Run {
       if (mine && xlen_ == 32) mine = uint32_t(*mine);
       check(x(r), mine, theirs);
     }
+    auto word = [&](unsigned offset, unsigned bytes) {
+      uint64_t v = 0;
+      for (unsigned k = 0; k < bytes; ++k) v |= uint64_t(uint8_t(out[at + offset + k])) << (8 * k);
+      return v;
+    };
+    if (fd_) {
+      for (unsigned r = 0; r < 32; ++r) check("f" + std::to_string(r), ours.floatReg(r), word(kFDump + 8 * r, 8));
+      auto flags = ours.floatReg(32), rm = ours.floatReg(33);
+      check("fcsr", flags && rm ? std::optional<uint64_t>(*rm << 5 | *flags) : std::nullopt, word(kFcsrDump, 4));
+    }
     auto scratch = ours.bytes(regionAddress(cs.region), kScratch);
     for (unsigned i = 0; i < kScratch; ++i) check("byte " + std::to_string(i), scratch[i], uint8_t(out[at + i]));
     if (diffs.empty()) return;
@@ -519,22 +587,29 @@ class Run {
       a += lengthOfBits(w);
     }
     for (size_t i = 0; i < diffs.size() && i < 8; ++i) std::cout << "    " << diffs[i] << "\n";
+    if (fd_) {
+      std::cout << "    f at entry:";
+      for (unsigned r = 0; r < 32; ++r) std::cout << " f" << r << "=" << hex(cs.f[r]);
+      std::cout << "\n";
+    }
   }
 };
 
-// The riscv targets to run: the first variant with C of each register width.
+// The riscv targets to run: the first variant with C of each register
+// width, then the first with C, F and D of each.
 std::vector<Target> targetsToRun() {
   std::vector<Target> out;
   for (const IsaPlugin* p : isas()) {
     if (p->family() != "riscv") continue;
-    for (unsigned bits : {64u, 32u})
-      for (std::string_view v : p->variants()) {
-        auto t = targetNamed(v);
-        if (t && t->registerBits() == bits && featuresOf(*t).compressed) {
-          out.push_back(*t);
-          break;
+    for (bool fd : {false, true})
+      for (unsigned bits : {64u, 32u})
+        for (std::string_view v : p->variants()) {
+          auto t = targetNamed(v);
+          if (t && t->registerBits() == bits && featuresOf(*t).compressed && featuresOf(*t).fd == fd) {
+            out.push_back(*t);
+            break;
+          }
         }
-      }
   }
   return out;
 }
@@ -573,12 +648,13 @@ int riscvPart([[maybe_unused]] int argc, [[maybe_unused]] char** argv) {
       Tally one = runner.run(ctx, straight / share, branches / share);
       used.insert(runner.rowsUsed.begin(), runner.rowsUsed.end());
       std::cout << "  " << m.target.str() << " (" << m.qemu << "): " << one.straight << " straight-line sequences, "
-                << one.branches << " branch cases, " << one.instructions << " instructions executed, " << one.failed
-                << " mismatches\n";
+                << one.branches << " branch cases, " << one.instructions << " instructions executed (" << one.floats
+                << " F/D), " << one.failed << " mismatches\n";
       t.straight += one.straight;
       t.branches += one.branches;
       t.failed += one.failed;
       t.instructions += one.instructions;
+      t.floats += one.floats;
     }
     unsigned rows = 0;
     std::set<std::string> unused;
@@ -590,7 +666,7 @@ int riscvPart([[maybe_unused]] int argc, [[maybe_unused]] char** argv) {
     std::cout << "canonical table rows run: " << used.size() << " of " << rows << "; never run:";
     for (const std::string& u : unused) std::cout << " [" << u << "]";
     std::cout << "\ntotal: " << t.straight << " straight-line sequences, " << t.branches << " branch cases, "
-              << t.instructions << " instructions executed\n";
+              << t.instructions << " instructions executed (" << t.floats << " F/D)\n";
     unsigned cases = t.straight + t.branches;
     std::cout << (cases >= t.failed ? cases - t.failed : 0) << " passed, " << t.failed << " failed\n";
     return t.failed == 0 && t.straight >= straight && t.branches > 0 ? 0 : 1;

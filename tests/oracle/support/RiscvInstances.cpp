@@ -31,6 +31,10 @@ class Maker {
     unsigned r = unsigned(between(lo, hi));
     return between(0, 4) ? std::string(riscv::gprName(r)) : "x" + std::to_string(r);
   }
+  std::string freg(unsigned lo = 0, unsigned hi = 31) {
+    unsigned r = unsigned(between(lo, hi));
+    return between(0, 4) ? std::string(riscv::fprName(r)) : "f" + std::to_string(r);
+  }
 
   // An instance of `row` as line `index` of `count` (branch targets stay inside the batch).
   std::string instance(const Row& row, size_t index, size_t count) {
@@ -138,6 +142,12 @@ class Maker {
       case Opnd::CMemLdsp: case Opnd::CMemSdsp: return mem(8 * between(0, 63), "sp");
       case Opnd::CMemW: return mem(4 * between(0, 31), reg(8, 15));
       case Opnd::CMemD: return mem(8 * between(0, 31), reg(8, 15));
+      case Opnd::Fd: case Opnd::Fs1: case Opnd::Fs2: case Opnd::Fs3: case Opnd::FRs1Rs2: case Opnd::CFs2: return freg();
+      case Opnd::CFdP: case Opnd::CFs2P: return freg(8, 15);
+      case Opnd::Rm: {
+        static const char* const modes[] = {"rne", "rtz", "rdn", "rup", "rmm", "dyn"};
+        return modes[between(0, 5)];
+      }
       default: throw std::logic_error("RiscvInstances: no instance for an operand kind");
     }
   }
@@ -153,7 +163,9 @@ RiscvTools requireRiscvTools() {
 
 const std::vector<RiscvVariant>& riscvVariants() {
   static const std::vector<RiscvVariant> v = {
-      {"rv64imac", 64, true}, {"rv64ima", 64, false}, {"rv32imac", 32, true}, {"rv32ima", 32, false}};
+      {"rv64imac", 64, true},         {"rv64ima", 64, false},         {"rv32imac", 32, true},
+      {"rv32ima", 32, false},         {"rv64imafdc", 64, true, true}, {"rv64imafd", 64, false, true},
+      {"rv32imafdc", 32, true, true}, {"rv32imafd", 32, false, true}};
   return v;
 }
 
@@ -167,7 +179,7 @@ RiscvBatch makeRiscvBatch(const RiscvVariant& v, uint64_t base, unsigned perRow,
   Maker m(v, rng);
   std::vector<const Row*> rows;
   for (const Row& r : riscv::instructionTable())
-    if (r.availableOn(v.xlen, v.rvc))
+    if (r.availableOn(v.xlen, v.rvc, v.fd))
       for (unsigned k = 0; k < perRow; ++k) rows.push_back(&r);
   std::vector<RiscvInstance> lines;
   for (const Row* r : rows) lines.push_back({r, ""});

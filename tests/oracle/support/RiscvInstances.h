@@ -26,6 +26,7 @@ struct RiscvVariant {
   std::string name;  // rv64imac, ...
   unsigned xlen;
   bool rvc;
+  bool fd = false;   // F and D
   std::string march() const { return name + "_zicsr_zifencei"; }
   std::string mabi() const { return xlen == 64 ? "lp64" : "ilp32"; }
 };
