@@ -34,7 +34,14 @@ Observer FetchModel::atTime(unsigned time, unsigned limit) const {
 std::vector<Observer> FetchModel::starts() const {
   unsigned end = tl_.stepCount;
   if (when_ == When::Boot) return {atTime(end, end)};
-  if (when_ == When::StopMachine) return {atTime(0, 0), atTime(end, end)};
+  if (when_ == When::StopMachine) {
+    // An interrupt on the writer's CPU in an irq_window runs the site in
+    // full there, seeing the writes before it as any fetch then may.
+    std::vector<Observer> out{atTime(0, 0)};
+    for (unsigned w : tl_.irqWindowSteps) out.push_back(atTime(w, w));
+    out.push_back(atTime(end, end));
+    return out;
+  }
   std::vector<Observer> out{atTime(0, tl_.nextWait(0))};
   for (unsigned w : tl_.waitSteps) out.push_back(atTime(w + 1, tl_.nextWait(w + 1)));
   return out;

@@ -33,6 +33,7 @@ struct Timeline {
   std::vector<std::vector<unsigned>> byUnit;  // unit -> indexes into writes, in order
   std::vector<unsigned> flushSteps;           // step indexes of flushes
   std::vector<unsigned> waitSteps;            // step indexes of waits
+  std::vector<unsigned> irqWindowSteps;       // step indexes of irq_window (stop_machine only)
   std::vector<unsigned> dsbSteps;             // step indexes of dsb (arm64)
 
   static Timeline of(const TransitionSpec&, unsigned siteUnitCount);
