@@ -45,7 +45,7 @@ bool sameStep(const StepSpec& a, const StepSpec& b, unsigned stride) {
   if (a.kind != b.kind || a.part != b.part || b.index != a.index + stride) return false;
   if (a.interim.has_value() != b.interim.has_value() || (a.interim && a.interim->text != b.interim->text))
     return false;
-  if (a.range.has_value() != b.range.has_value()) return false;
+  if (a.range.has_value() != b.range.has_value() || a.source != b.source) return false;
   return !a.range || (b.range->first == a.range->first + stride && b.range->second == a.range->second + stride);
 }
 

@@ -39,8 +39,12 @@ std::set<unsigned> instructionStarts(const SiteInstance& site, const TransitionS
   if (!site.spec().byteUnits) return out;
   for (const std::string& state : {t.from, t.to})
     for (const auto& [unit, insn] : site.instructions(state)) out.insert(unit);
-  for (const StepSpec& s : t.steps)
+  for (const StepSpec& s : t.steps) {
     if (s.kind == StepSpec::Kind::Write && s.interim) out.insert(s.index);
+    // write I..J = STATE: that state's instructions that start there.
+    if (s.kind == StepSpec::Kind::Write && !s.source.empty() && site.instructions(s.source).count(s.index))
+      out.insert(s.index);
+  }
   return out;
 }
 

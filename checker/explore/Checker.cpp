@@ -155,6 +155,9 @@ class SpecChecker {
         }
         versions[s.index].push_back(std::get<UnitImage>(img));
         names[s.index].push_back("interim '" + s.interim->text + "'");
+      } else if (!s.source.empty()) {  // the loader holds it to the site
+        versions[s.index].push_back(site_.state(s.source)[s.index]);
+        names[s.index].push_back("'" + s.source + "'");
       } else if (s.index < spec_.siteUnits()) {
         versions[s.index].push_back(to[s.index]);
         names[s.index].push_back("new");

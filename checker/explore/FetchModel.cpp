@@ -39,7 +39,14 @@ Observer FetchModel::atTime(unsigned time, unsigned limit) const {
 std::vector<Observer> FetchModel::starts() const {
   unsigned end = tl_.stepCount;
   if (when_ == When::Boot) return {atTime(end, end)};
-  if (when_ == When::StopMachine) return {atTime(0, 0), atTime(end, end)};
+  if (when_ == When::StopMachine) {
+    // An interrupt on the writer's CPU in an irq_window runs the site in
+    // full there, seeing the writes before it as any fetch then may.
+    std::vector<Observer> out{atTime(0, 0)};
+    for (unsigned w : tl_.irqWindowSteps) out.push_back(atTime(w, w));
+    out.push_back(atTime(end, end));
+    return out;
+  }
   if (when_ == When::Early) {
     // The writer itself runs the site before its steps, where a `run`
     // says, and after them: its time stands still for the pass.

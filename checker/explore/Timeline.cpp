@@ -27,6 +27,7 @@ Timeline Timeline::of(const TransitionSpec& t, unsigned siteUnitCount) {
         break;
       case StepSpec::Kind::Wait: tl.waitSteps.push_back(i); break;
       case StepSpec::Kind::Run: tl.runSteps.push_back(i); break;
+      case StepSpec::Kind::IrqWindow: tl.irqWindowSteps.push_back(i); break;
       case StepSpec::Kind::Dsb:
         ++syncs;  // orders the stores around it, as sync does
         tl.dsbSteps.push_back(i);

@@ -35,6 +35,7 @@ struct Timeline {
   std::vector<unsigned> flushSteps;           // step indexes of flushes
   std::vector<unsigned> waitSteps;            // step indexes of waits
   std::vector<unsigned> runSteps;             // step indexes of runs (when = "early")
+  std::vector<unsigned> irqWindowSteps;       // step indexes of irq_window (stop_machine only)
   std::vector<unsigned> dsbSteps;             // step indexes of dsb (arm64)
 
   static Timeline of(const TransitionSpec&, unsigned siteUnitCount);

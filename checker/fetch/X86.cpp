@@ -15,8 +15,18 @@ class X86Rules final : public FetchRules {
  public:
   std::string_view name() const override { return "x86"; }
   std::string_view description() const override { return "the x86 model"; }
-  bool takesStep(std::string_view v) const override { return v == "write" || v == "wait" || v == "sync_core"; }
-  std::string_view stepUsage() const override { return "write I, write I..J, write I = \"int3\", sync_core, wait"; }
+  bool takesStep(std::string_view v) const override {
+    return v == "write" || v == "wait" || v == "sync_core" || v == "irq_window";
+  }
+  std::string_view stepUsage() const override {
+    return "write I, write I..J, write I = \"int3\", write I..J = STATE, sync_core, wait, irq_window";
+  }
+  // Boot-time alternatives: each text_poke_early runs with interrupts off,
+  // and they are on between two sites (arch/x86/kernel/alternative.c).
+  std::span<const OwnStep> ownSteps() const override {
+    static const OwnStep steps[] = {{"irq_window", StepKind::IrqWindow}};
+    return steps;
+  }
   std::string refusal(std::string_view verb) const override {
     return "'" + std::string(verb) + "' orders nothing an x86 fetch sees (only serialisation does)";
   }

@@ -27,7 +27,8 @@ std::string stepsText(const json& steps, const json& spec) {
     if (one == "write") {
       long long first = (long long)st["index"].get<unsigned>() - std::max(before, 0ll);
       unsigned bytes = st.value("bytes", 1u);  // a byte site's range
-      one += " " + std::to_string(first) + (bytes > 1 ? ".." + std::to_string(first + bytes - 1) : "") + " (" +
+      one += " " + std::to_string(first) + (bytes > 1 ? ".." + std::to_string(first + bytes - 1) : "") +
+             (st.contains("state") ? " = " + st["state"].get<std::string>() : "") + " (" +
              st["text"].get<std::string>() + ")";
     }
     s += (s.empty() ? "" : ", ") + one;

@@ -122,6 +122,7 @@ std::string stepsComment(const json& tr) {
       unsigned first = s["index"], n = s.value("bytes", 1u);
       one += " " + std::to_string(first) + (n > 1 ? ".." + std::to_string(first + n - 1) : "");
       if (s.value("interim", false)) one += " = \"" + s["text"].get<std::string>() + "\"";
+      if (s.contains("state")) one += " = " + s["state"].get<std::string>();
     }
     out += (out.empty() ? "" : ", ") + one;
   }
@@ -137,6 +138,8 @@ std::string byteSiteStepCodes() {
          "#define PATCHCHECK_STEP_WRITE_NEW\t0x0b000000u\t/* the bytes take their values in the new state */\n"
          "#define PATCHCHECK_STEP_WRITE_INTERIM\t0x0c000000u\t/* the byte takes `value` (int3: 0xcc) */\n"
          "#define PATCHCHECK_STEP_SYNC_CORE\t0x0d000000u\t/* text_poke_sync(): every CPU serialises */\n"
+         "#define PATCHCHECK_STEP_IRQ_WINDOW\t0x0e000000u\t/* under stop_machine: interrupts on for a moment */\n"
+         "#define PATCHCHECK_STEP_WRITE_STATE\t0x0f000000u\t/* the bytes take their values in state number `value` */\n"
          "#endif\n";
 }
 
@@ -192,6 +195,13 @@ std::string byteSiteDeclarations(const json& t, const std::string& tp, unsigned 
       if (op == "write" && s.value("interim", false)) {
         o << "\t{ PATCHCHECK_STEP_WRITE_INTERIM | " << s["index"].get<unsigned>() << ", 1, "
           << byteLiteral(*parseBytes(s["code"]).front()) << " },\t/* " << commentSafe(s["text"]) << " */\n";
+      } else if (op == "write" && s.contains("state")) {
+        // The state's number: its place in the table's states, as declared.
+        unsigned first = s["index"], n = s["bytes"], number = 0;
+        while (number < t["states"].size() && t["states"][number]["name"] != s["state"]) ++number;
+        o << "\t{ PATCHCHECK_STEP_WRITE_STATE | " << first << ", " << n << ", " << number << " },\t/* "
+          << (n > 1 ? "bytes " + std::to_string(first) + ".." + std::to_string(first + n - 1) : "byte " + std::to_string(first))
+          << " of " << commentSafe(s["state"]) << ": " << commentSafe(s["text"]) << " */\n";
       } else if (op == "write") {
         unsigned first = s["index"], n = s["bytes"];
         o << "\t{ PATCHCHECK_STEP_WRITE_NEW | " << first << ", " << n << ", 0 },\t/* "

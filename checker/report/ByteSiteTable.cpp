@@ -107,7 +107,8 @@ std::variant<json, Diagnostics> byteSiteInstructions(const Spec& spec, const Sta
 }
 
 std::variant<json, Diagnostics> byteSiteSteps(const Spec& spec, const TransitionSpec& tr, const Target& t,
-                                              const json& toInstructions) {
+                                              const std::function<json(const std::string&)>& instructionsOf) {
+  const json toInstructions = instructionsOf(tr.to);
   json out = json::array();
   for (const StepSpec& s : tr.steps) {
     switch (s.kind) {
@@ -124,10 +125,14 @@ std::variant<json, Diagnostics> byteSiteSteps(const Spec& spec, const Transition
           break;
         }
         unsigned last = s.range ? s.range->second : s.index;
-        out.push_back({{"op", "write"},
-                       {"index", s.index},
-                       {"bytes", last - s.index + 1},
-                       {"text", instructionsAt(toInstructions, s.index - spec.entryUnit(), last - spec.entryUnit())}});
+        const json source = s.source.empty() ? json() : instructionsOf(s.source);
+        json w{{"op", "write"},
+               {"index", s.index},
+               {"bytes", last - s.index + 1},
+               {"text", instructionsAt(s.source.empty() ? toInstructions : source, s.index - spec.entryUnit(),
+                                       last - spec.entryUnit())}};
+        if (!s.source.empty()) w["state"] = s.source;
+        out.push_back(w);
         break;
       }
       // A byte site's serialisation (the loader's sync_core).
@@ -139,6 +144,7 @@ std::variant<json, Diagnostics> byteSiteSteps(const Spec& spec, const Transition
         out.push_back({{"op", "sync_core"}});
         break;
       case StepSpec::Kind::Wait: out.push_back({{"op", "wait"}}); break;
+      case StepSpec::Kind::IrqWindow: out.push_back({{"op", "irq_window"}}); break;
       default:
         return Diagnostics{{s.where, "'" + s.text + "': a byte site's patch table has no form for this step"}};
     }

@@ -5,6 +5,7 @@
 // fixed and the field an encoder fills from the addresses: never a made-up
 // byte. A transition's steps are byte ranges of the new state, interim
 // bytes (text_poke_bp's int3) and serialisations (sync_core).
+#include <functional>
 #include <z3++.h>
 #include <nlohmann/json.hpp>
 
@@ -19,10 +20,12 @@ std::variant<nlohmann::json, Diagnostics> byteSiteInstructions(const Spec&, cons
                                                                z3::context&);
 
 // The steps of `transition`: `write I..J` as one write of J - I + 1 bytes,
-// an interim byte with its value. `toInstructions`: byteSiteInstructions
-// of the transition's `to`, which names the bytes each write takes.
-std::variant<nlohmann::json, Diagnostics> byteSiteSteps(const Spec&, const TransitionSpec& transition,
-                                                        const Target& t, const nlohmann::json& toInstructions);
+// an interim byte with its value. `instructionsOf(state)`:
+// byteSiteInstructions of a state, which names the bytes each write takes
+// (`to`'s, or the state of `write I..J = STATE`, named in "state").
+std::variant<nlohmann::json, Diagnostics> byteSiteSteps(
+    const Spec&, const TransitionSpec& transition, const Target& t,
+    const std::function<nlohmann::json(const std::string& state)>& instructionsOf);
 
 // Two hex digits per byte, separated by spaces; a byte the placement
 // decides is "??".

@@ -104,6 +104,7 @@ std::variant<nlohmann::json, Diagnostics> unitSiteSteps(const Spec& spec, const 
       case StepSpec::Kind::OutputFence: out.push_back({{"op", "fence w,o"}}); break;
       case StepSpec::Kind::LocalFence: out.push_back({{"op", "fence.i"}}); break;
       case StepSpec::Kind::Run: break;  // the site's own code, not a patching step
+      case StepSpec::Kind::IrqWindow: out.push_back({{"op", "irq_window"}}); break;
     }
   }
   return out;
@@ -254,7 +255,7 @@ std::variant<nlohmann::json, Diagnostics> patchTable(const Spec& spec, const std
       }
       nlohmann::json trj{{"name", ts->name()}, {"from", ts->from}, {"to", ts->to}, {"when", whenName(ts->when)},
                          {"line", ts->where.line}};
-      auto steps = spec.byteUnits ? byteSiteSteps(spec, *ts, t, instructionsOf(tj, ts->to))
+      auto steps = spec.byteUnits ? byteSiteSteps(spec, *ts, t, [&](const std::string& st) { return instructionsOf(tj, st); })
                                   : unitSiteSteps(spec, *ts, t, words[ts->to]);
       if (auto* e = std::get_if<Diagnostics>(&steps)) errs.insert(errs.end(), e->begin(), e->end());
       else trj["steps"] = std::get<nlohmann::json>(steps);

@@ -143,6 +143,9 @@ std::variant<TransitionPicture, Diagnostics> transitionPicture(const SiteInstanc
       if (auto* e = std::get_if<Diagnostics>(&img)) return *e;
       v.images[s.index].push_back(std::get<UnitImage>(img));
       v.names[s.index].push_back("interim");
+    } else if (!s.source.empty()) {
+      v.images[s.index].push_back(site.state(s.source)[s.index]);
+      v.names[s.index].push_back(s.source);
     } else if (s.index < spec.siteUnits()) {
       v.images[s.index].push_back(to[s.index]);
       v.names[s.index].push_back("new");

@@ -23,9 +23,12 @@ struct Timeline;
 // an interrupt on every CPU). OutputFence orders the writer's earlier
 // stores before its later device output (the IPI) and nothing else (RISC-V
 // fence w,o); LocalFence orders them before its own later fetches only
-// (RISC-V fence.i): docs/model.md "The RISC-V fetch models". Run: under
+// (RISC-V fence.i): docs/model.md "The RISC-V fetch models". IrqWindow:
+// under stop_machine, the writer's CPU takes interrupts for a moment
+// (x86 text_poke_early's local_irq_restore before the next site's
+// local_irq_save), so a pass may run the site then. Run: under
 // `when = "early"`, the writer's CPU may run the site here.
-enum class StepKind { Write, Sync, Flush, Wait, DcCvau, Dsb, IcIvau, Isb, Ipi, OutputFence, LocalFence, Run };
+enum class StepKind { Write, Sync, Flush, Wait, DcCvau, Dsb, IcIvau, Isb, Ipi, OutputFence, LocalFence, IrqWindow, Run };
 
 class FetchRules {
  public:

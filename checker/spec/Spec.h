@@ -101,6 +101,11 @@ struct StepSpec {
   // negative for the data units: Spec::unitIndex).
   unsigned index = 0;
   std::optional<UnitSpec> interim;    // write I = "insn"
+  // write I = STATE, write I..J = STATE: the unit takes its value in that
+  // declared state, not in `to` (x86 nested alternatives: one site's
+  // earlier replacement, then the later one). Empty: `to`.
+  std::string source;
+  SourceLocation sourceWhere;
   // Byte sites (x86): a write stores one byte; `write I = "insn"` of an
   // L-byte instruction is L writes, this one storing byte `part` of it.
   unsigned part = 0;

@@ -125,6 +125,13 @@ void SpecLoader::loadTransition(const toml::table& t) {
   if (tr.when == When::Early && !runs && !tr.steps.empty())
     error(at(t), "when = \"early\" needs a 'run' step: where the writer's own CPU may run the site "
                  "(it also runs it before the first step and after the last)");
+  // irq_window opens the site to passes that stop_machine otherwise keeps
+  // out; a live transition's passes run between every two steps already.
+  for (const StepSpec& s : tr.steps)
+    if (s.kind == StepSpec::Kind::IrqWindow && tr.when != When::StopMachine)
+      error(s.where, "'irq_window' is for a `when = \"stop_machine\"` transition (interrupts off on the only "
+                     "running CPU); a " + std::string(tr.when == When::Live ? "live" : "boot") +
+                         " transition has no such window");
   spec_.transitions.push_back(std::move(tr));
 }
 
@@ -270,8 +277,11 @@ std::optional<StepSpec> SpecLoader::stepOf(const std::string& text, SourceLocati
     }
     i = d;
     skipSpace();
-    if (i != text.size()) {
-      error(where(i), "unexpected text after the byte range");
+    if (i < text.size() && text[i] == '=') {
+      ++i;
+      if (!stateSource(text, i, where, s, toUnit.value_or(s.index))) return std::nullopt;
+    } else if (i != text.size()) {
+      error(where(i), "unexpected text after the byte range (expected the end or '= STATE')");
       return std::nullopt;
     }
     last = toUnit.value_or(s.index);
@@ -289,10 +299,15 @@ std::optional<StepSpec> SpecLoader::stepOf(const std::string& text, SourceLocati
   }
   ++i;
   skipSpace();
+  if (spec_.byteUnits && i < text.size() && (std::isalpha((unsigned char)text[i]) || text[i] == '_')) {
+    if (!stateSource(text, i, where, s, s.index)) return std::nullopt;
+    return s;
+  }
   char quote = i < text.size() ? text[i] : '\0';
   size_t close = quote == '"' || quote == '\'' ? text.find(quote, i + 1) : std::string::npos;
   if (close == std::string::npos) {
-    error(where(i), "expected a quoted instruction after '=' (write I = \"insn\")");
+    error(where(i), spec_.byteUnits ? "expected a quoted instruction or a state after '=' (write I = \"insn\", write I = STATE)"
+                                    : "expected a quoted instruction after '=' (write I = \"insn\")");
     return std::nullopt;
   }
   size_t end = close + 1;
@@ -303,6 +318,34 @@ std::optional<StepSpec> SpecLoader::stepOf(const std::string& text, SourceLocati
   }
   s.interim = UnitSpec{text.substr(i + 1, close - i - 1), where(i + 1)};
   return s;
+}
+
+// The STATE of `write I = STATE` / `write I..J = STATE`, from text[i] on
+// (after the '='): a declared state, and the written units the site's.
+bool SpecLoader::stateSource(const std::string& text, size_t i,
+                             const std::function<SourceLocation(size_t)>& where, StepSpec& s, unsigned last) {
+  while (i < text.size() && std::isspace((unsigned char)text[i])) ++i;
+  size_t from = i;
+  while (i < text.size() && (std::isalnum((unsigned char)text[i]) || text[i] == '_' || text[i] == '-')) ++i;
+  std::string name = text.substr(from, i - from);
+  size_t end = i;
+  while (end < text.size() && std::isspace((unsigned char)text[end])) ++end;
+  if (name.empty() || end != text.size()) {
+    error(where(name.empty() ? from : end), name.empty() ? "expected a state after '='"
+                                                         : "unexpected text after the state '" + name + "'");
+    return false;
+  }
+  if (!spec_.state(name)) {
+    error(where(from), "unknown state '" + name + "'" + suggest(name, stateNames()));
+    return false;
+  }
+  if (spec_.words && last >= spec_.words) {
+    error(where(from), "'write ... = " + name + "' writes a unit past the site: a state holds the site's units only");
+    return false;
+  }
+  s.source = name;
+  s.sourceWhere = where(from);
+  return true;
 }
 
 }  // namespace patchcheck::specloader

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -148,6 +149,8 @@ class SpecLoader {
   void loadTransition(const toml::table& t);
   std::vector<StepSpec> step(const std::string& text, SourceLocation start);
   std::optional<StepSpec> stepOf(const std::string& text, SourceLocation start, std::optional<unsigned>& last);
+  bool stateSource(const std::string& text, size_t i, const std::function<SourceLocation(size_t)>& where, StepSpec& s,
+                   unsigned last);
 };
 
 }  // namespace patchcheck::specloader

@@ -224,6 +224,7 @@ std::variant<Scenario, std::string> transitionScenario(const Spec& s, const mips
         return "arm64 cache maintenance is outside the brute-force model";
       case patchcheck::StepSpec::Kind::OutputFence: case patchcheck::StepSpec::Kind::LocalFence:
         return "RISC-V fences are outside the brute-force model";
+      case patchcheck::StepSpec::Kind::IrqWindow: return "x86 interrupt windows are outside the brute-force model";
       case patchcheck::StepSpec::Kind::Write: {
         if (step.index >= sc.regionWords) return "write outside the site";
         uint32_t word = 0;
