@@ -73,7 +73,7 @@ std::vector<bool> fetchedWithPrevious(const Spec& spec, const Timeline& tl, unsi
 
 std::vector<ChunkSplit> chunkSplits(const Spec& spec, const Timeline& tl) {
   unsigned chunk = spec.model.fetch ? spec.model.fetch->atomicFetchBytes() : 1;
-  if (!spec.byteUnits || chunk <= 1 || !spec.before.empty()) return {ChunkSplit{}};
+  if (!spec.byteUnits || chunk <= 1) return {ChunkSplit{}};
   // F's alignment, as every placement has it: a concrete address's lowest
   // set bit, else its `align`. A symbol the spec does not declare (a batch
   // instance, F + d) is taken as unaligned: every byte its own fetch.

@@ -205,13 +205,21 @@ std::variant<SiteInstance, Diagnostics> SiteInstance::make(const Spec& spec, con
     if (spec.byteUnits) {
       // Units, each split into its bytes: the state's, then the body's.
       // The body is decoded with the state, as a CPU would run on into it.
+      // Data units before F (RISC-V's ops literal) stay whole.
       std::vector<std::shared_ptr<const UnitImage>> units;
+      const unsigned data = spec.entryUnit();
       for (size_t i = 0; i < words.size(); ++i) {
         const std::string& text = i < st.words.size() ? st.words[i].text : spec.body[i - st.words.size()].text;
+        if (i < data) {
+          images.push_back(s.image(words[i], text));
+          continue;
+        }
         units.push_back(std::make_shared<const UnitImage>(s.image(words[i], text)));
         for (unsigned k = 0; k < words[i].bytes; ++k) images.push_back(byteOf(units.back(), k, t));
       }
-      s.instructions_[st.name] = s.decode(units, images);
+      // decode counts bytes from F; the site's units count the data first.
+      for (auto& [at, insn] : s.decode(units, std::vector<UnitImage>(images.begin() + data, images.end())))
+        s.instructions_[st.name][at + data] = insn;
       s.body_.assign(images.begin() + site, images.end());
       images.erase(images.begin() + site, images.end());
       s.states_[st.name] = std::move(images);

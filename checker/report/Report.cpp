@@ -109,8 +109,8 @@ void printCounterexample(std::ostream& o, const Counterexample& cx, const std::s
   auto addr = [&t](uint64_t a) { return hex(t.wide() ? a : (a & 0xffffffffull)); };
   o << in << "broken rule: " << cx.rule << "\n";
   // A byte site's units are bytes (x86; RISC-V with C, whose units name
-  // themselves "byte N").
-  bool bytes = (t.isa && t.isa->patchUnitBytes(t) == 1) || cx.intermediateState.compare(0, 4, "byte") == 0;
+  // themselves "byte N"; a word site's never do).
+  bool bytes = (t.isa && t.isa->patchUnitBytes(t) == 1) || cx.intermediateState.find("byte") != std::string::npos;
   if (!cx.intermediateState.empty()) o << in << (bytes ? "bytes seen:  " : "words seen:  ") << cx.intermediateState << "\n";
   if (!cx.schedule.empty()) {
     o << in << "schedule:   ";

@@ -140,7 +140,7 @@ void SpecLoader::loadSite(const toml::table& t) {
     error(at(t), spec_.byteUnits ? "[site] needs `bytes = N`, the number of patchable bytes"
                                  : "[site] needs `words = N`, the number of patchable words");
   }
-  if (spec_.byteUnits)
+  if (spec_.byteUnits && spec_.target.isa->patchUnitBytes(spec_.target) == 1)
     if (const toml::node* n = t.get("before"))
       error(at(*n), "[site] before is not supported on byte-patched sites (" + isa +
                         ") yet: declare the bytes the transitions write in `bytes`");

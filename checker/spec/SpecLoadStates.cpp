@@ -26,9 +26,11 @@ void SpecLoader::loadStates(const toml::table& t) {
     s.words = words(value, "state '" + s.name + "'");
     if (spec_.byteUnits) {
       // Instructions, as many as fill the site's bytes (checked when assembled).
-      if (value.is_array() && value.as_array()->empty())
-        error(at(value), "state '" + s.name + "' has no instructions; the site has " + std::to_string(spec_.words) +
-                             " bytes");
+      if (value.is_array() && value.as_array()->size() <= spec_.before.size())
+        error(at(value), "state '" + s.name + "' has no instructions; the site has " +
+                             (spec_.before.empty() ? "" : std::to_string(spec_.before.size()) + " data units before " +
+                                                              spec_.function + " (one entry each), then ") +
+                             std::to_string(spec_.words) + " bytes");
     } else if (value.is_array() && spec_.words && !unitsUnknown_ && value.as_array()->size() != spec_.siteUnits())
       error(at(value), "state '" + s.name + "' has " + std::to_string(value.as_array()->size()) +
                            (spec_.before.empty() ? " words, but the site has " + std::to_string(spec_.words) +

@@ -187,11 +187,18 @@ std::variant<Program, Diagnostics> assembleState(const Spec& spec, const StateSp
     for (const PatchUnit& u : layout.units()) lengths.push_back(u.length);
     return assembleLines(spec, entries, assemblyOptions(spec, t, 0), lengths);
   }
-  // A byte site's state is instructions that fill its bytes exactly.
+  // A byte site's state is its data units (RISC-V: the ops literal before
+  // F), then instructions that fill its bytes exactly.
   auto r = assembleLines(spec, entries, assemblyOptions(spec, t, 0));
   if (auto* p = std::get_if<Program>(&r)) {
+    for (size_t k = 0; k < spec.before.size() && k < p->units.size() && k < state.words.size(); ++k)
+      if (p->units[k].bytes != spec.before[k].bytes)
+        return Diagnostics{{state.words[k].where, "'" + state.words[k].text + "' is " +
+                                                      std::to_string(p->units[k].bytes) + " bytes, but the data unit " +
+                                                      spec.unitName(unsigned(k)) + " has " +
+                                                      std::to_string(spec.before[k].bytes)}};
     unsigned total = 0;  // the state's own units, before the body's
-    for (size_t i = 0; i < state.words.size() && i < p->units.size(); ++i) total += p->units[i].bytes;
+    for (size_t i = spec.before.size(); i < state.words.size() && i < p->units.size(); ++i) total += p->units[i].bytes;
     if (total != spec.words)
       return Diagnostics{{state.where, "state '" + state.name + "' is " + std::to_string(total) +
                                            " bytes of instructions, but the site has " + std::to_string(spec.words) +

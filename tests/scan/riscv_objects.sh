@@ -81,6 +81,12 @@ rvc -S "$data/functions.c" -o corrupt.s
 awk '/^leaf:/ { print; getline; if ($1 == "nop") { print "\t.2byte 0x4501"; next } } { print }' corrupt.s > corrupt-edited.s
 rvc -c corrupt-edited.s -o corrupt.o
 expect "corrupted nop" 1 "leaf\+0x4: site is no state of the specs" "leaf\+0x0: 01 45 01 00" -- corrupt.o --spec "$spec"
+# The shipped byte-site spec (specs/riscv/ftrace-callops-rvc.toml), whose
+# compiled state `check` also runs: the clean object, and the corrupted one.
+expect "RVC CALL_OPS, shipped byte-site spec" 0 "3 sites, all instances of state \`compiled\` of .*ftrace-callops-rvc.toml; 0 findings" -- \
+  rvc.o --spec "$specs/riscv/ftrace-callops-rvc.toml"
+expect "corrupted nop, shipped byte-site spec" 1 "leaf\+0x4: site is no state of the specs" -- \
+  corrupt.o --spec "$specs/riscv/ftrace-callops-rvc.toml"
 # GCC bug 88345 on RISC-V: the cold function in .text.unlikely aligned to 2,
 # so its literal and F are only 2-byte aligned (the jalr may straddle a
 # 4-byte boundary).
