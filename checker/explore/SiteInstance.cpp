@@ -218,8 +218,9 @@ std::variant<SiteInstance, Diagnostics> SiteInstance::make(const Spec& spec, con
         for (unsigned k = 0; k < words[i].bytes; ++k) images.push_back(byteOf(units.back(), k, t));
       }
       // decode counts bytes from F; the site's units count the data first.
+      auto& starts = s.instructions_[st.name];
       for (auto& [at, insn] : s.decode(units, std::vector<UnitImage>(images.begin() + data, images.end())))
-        s.instructions_[st.name][at + data] = insn;
+        starts[at + data] = insn;
       s.body_.assign(images.begin() + site, images.end());
       images.erase(images.begin() + site, images.end());
       s.states_[st.name] = std::move(images);
