@@ -25,28 +25,34 @@ std::vector<unsigned> storesOf(unsigned n, uint64_t align) {
   return out;
 }
 
-// Per region unit: fetched with the unit before it when both are in one
-// instruction, F lying at `residue` modulo the chunk.
-std::vector<bool> fetchedWithPrevious(const Spec& spec, const Timeline& tl, unsigned chunk, uint64_t residue) {
-  // F lies at `residue` modulo the chunk: offset o is at residue + o.
+// The store each byte of each `write I..J` is part of, F lying at
+// `residue` modulo the chunk: (range step, unit) -> store number. Each
+// `write I..J` is one step of the spec's (Timeline's Write::range).
+std::map<std::pair<unsigned, unsigned>, unsigned> storesOfRanges(const Spec& spec, const Timeline& tl, unsigned chunk,
+                                                                 uint64_t residue) {
   auto alignmentAt = [&](uint64_t offset) {
     uint64_t at = (residue + offset) % chunk;
     return at ? uint64_t(1) << std::countr_zero(at) : uint64_t(chunk);
   };
-  // Each `write I..J` (one step of the spec's, Timeline's Write::range) as
-  // its bytes, in order, and then the store each byte is part of.
   std::map<unsigned, std::pair<unsigned, unsigned>> ranges;  // range step -> first, last unit
   for (const Write& w : tl.writes) {
     auto [it, fresh] = ranges.try_emplace(w.range, w.unit, w.unit);
     if (!fresh) it->second.first = std::min(it->second.first, w.unit), it->second.second = std::max(it->second.second, w.unit);
   }
-  std::map<std::pair<unsigned, unsigned>, unsigned> storeOf;  // (range step, unit) -> store
+  std::map<std::pair<unsigned, unsigned>, unsigned> storeOf;
   for (const auto& [step, span] : ranges) {
     if (span.first < spec.entryUnit()) continue;
     uint64_t dst = alignmentAt(span.first - spec.entryUnit());
     std::vector<unsigned> stores = storesOf(span.second - span.first + 1, dst);
     for (unsigned k = 0; k < stores.size(); ++k) storeOf[{step, span.first + k}] = stores[k];
   }
+  return storeOf;
+}
+
+// Per region unit: fetched with the unit before it when both are in one
+// instruction, F lying at `residue` modulo the chunk.
+std::vector<bool> fetchedWithPrevious(const Spec& spec, const Timeline& tl, unsigned chunk, uint64_t residue) {
+  std::map<std::pair<unsigned, unsigned>, unsigned> storeOf = storesOfRanges(spec, tl, chunk, residue);
   auto ranged = [&](unsigned u) {
     std::vector<unsigned> out;
     if (u < tl.byUnit.size())
@@ -84,6 +90,25 @@ std::vector<ChunkSplit> chunkSplits(const Spec& spec, const Timeline& tl) {
   // Each place F may have in a chunk, explored as its own placement.
   std::vector<ChunkSplit> out;
   for (uint64_t r = 0; r < chunk; r += f->align) out.push_back({fetchedWithPrevious(spec, tl, chunk, r), r});
+  return out;
+}
+
+std::vector<unsigned> storeOfWrites(const Spec& spec, const Timeline& tl) {
+  std::vector<unsigned> out(tl.writes.size());
+  for (unsigned i = 0; i < out.size(); ++i) out[i] = i;
+  std::vector<ChunkSplit> splits = chunkSplits(spec, tl);
+  if (splits.size() != 1 || splits[0].withPrevious.empty()) return out;
+  const SymbolSpec* f = spec.symbol(spec.function);
+  unsigned chunk = spec.model.fetch->atomicFetchBytes();
+  uint64_t residue = f && f->value ? *f->value % chunk : 0;
+  std::map<std::pair<unsigned, unsigned>, unsigned> storeOf = storesOfRanges(spec, tl, chunk, residue);
+  // The first write of each (range, store) names the group.
+  std::map<std::pair<unsigned, unsigned>, unsigned> first;
+  for (unsigned i = 0; i < out.size(); ++i) {
+    auto s = storeOf.find({tl.writes[i].range, tl.writes[i].unit});
+    if (s == storeOf.end()) continue;
+    out[i] = first.try_emplace({tl.writes[i].range, s->second}, i).first->second;
+  }
   return out;
 }
 

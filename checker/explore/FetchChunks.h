@@ -25,4 +25,10 @@ struct ChunkSplit {
 };
 std::vector<ChunkSplit> chunkSplits(const Spec&, const Timeline&);
 
+// Per write of the timeline: the first write of the one store it is part
+// of (itself when it is a store alone, or when F's place in the chunk is
+// not one known place). A picture of memory contents (graph) moves a
+// store's writes together.
+std::vector<unsigned> storeOfWrites(const Spec&, const Timeline&);
+
 }  // namespace patchcheck

@@ -10,6 +10,7 @@
 #include <set>
 
 #include "checker/explore/Breakpoints.h"
+#include "checker/explore/FetchChunks.h"
 #include "checker/explore/Kprobes.h"
 #include "checker/explore/PassExplorer.h"
 #include "checker/explore/Progress.h"
@@ -183,6 +184,12 @@ std::variant<TransitionPicture, Diagnostics> transitionPicture(const SiteInstanc
   std::string pendingBarriers;
   std::set<std::tuple<size_t, size_t>> seenEdges;
   unsigned specStep = 0;  // the spec's step number: a range is one step
+  // The bytes of one store (a RISC-V byte site's aligned word) land at
+  // once: no contents between them.
+  std::vector<unsigned> storeOf = storeOfWrites(spec, tl);
+  std::map<unsigned, unsigned> writeAt;  // timeline step -> write
+  for (unsigned i = 0; i < tl.writes.size(); ++i) writeAt[tl.writes[i].step] = i;
+  std::optional<unsigned> storeBegan;
   for (unsigned p = 0; p < t->steps.size(); ++p) {
     const StepSpec& s = t->steps[p];
     if (!s.continuesRange()) ++specStep;
@@ -190,18 +197,26 @@ std::variant<TransitionPicture, Diagnostics> transitionPicture(const SiteInstanc
       pendingBarriers += s.text + "; ";
       continue;
     }
+    if (!storeBegan) storeBegan = p;
+    auto here = writeAt.find(p), next = writeAt.find(p + 1);
+    if (here != writeAt.end() && next != writeAt.end() && storeOf[next->second] == storeOf[here->second]) continue;
+    unsigned from = *storeBegan;
+    storeBegan.reset();
     Contents before(site.regionUnits()), after(site.regionUnits());
-    for (unsigned i = 0; i < site.regionUnits(); ++i) before[i] = tl.versionAt(i, p), after[i] = tl.versionAt(i, p + 1);
+    for (unsigned i = 0; i < site.regionUnits(); ++i) before[i] = tl.versionAt(i, from), after[i] = tl.versionAt(i, p + 1);
     size_t a = *nodeFor(before, true), b = *nodeFor(after, true);
+    std::string label = from == p ? writeLabel(s, spec) : t->steps[from].text;
     pic.edges.push_back({pic.nodes[a].id, pic.nodes[b].id,
-                         pendingBarriers + "step " + std::to_string(specStep) + ": " + writeLabel(s, spec), false});
+                         pendingBarriers + "step " + std::to_string(specStep) + ": " + label, false});
     seenEdges.insert({a, b});
     pendingBarriers.clear();
   }
   if (!spec.model.fetch->inOrder() && !pic.boot) {
-    // Within a barrier group, writes may become visible in any order.
+    // Within a barrier group, writes may become visible in any order; the
+    // bytes of one store (a RISC-V byte site's aligned word) together.
     std::map<unsigned, std::vector<const Write*>> groups;
     for (const Write& w : tl.writes) groups[w.syncGroup].push_back(&w);
+    auto indexOf = [&](const Write* w) { return unsigned(w - tl.writes.data()); };
     for (const auto& [g, ws] : groups) {
       if (ws.size() < 2) continue;
       Contents base(site.regionUnits());
@@ -212,9 +227,15 @@ std::variant<TransitionPicture, Diagnostics> transitionPicture(const SiteInstanc
         Contents c = frontier.back();
         frontier.pop_back();
         for (const Write* w : ws) {
-          if (c[w->unit] + 1 != w->version) continue;  // per-unit order: the next version only
+          if (storeOf[indexOf(w)] != indexOf(w)) continue;  // moved with its store's first write
+          bool next = true;  // per-unit order: the next version only
           Contents n = c;
-          n[w->unit] = w->version;
+          for (const Write* m : ws)
+            if (storeOf[indexOf(m)] == indexOf(w)) {
+              next = next && c[m->unit] + 1 == m->version;
+              n[m->unit] = m->version;
+            }
+          if (!next) continue;
           std::optional<size_t> na = nodeFor(c, false), nb = nodeFor(n, false);
           if (!na || !nb) continue;
           size_t a = *na, b = *nb;
